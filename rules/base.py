@@ -1,0 +1,184 @@
+"""The engine protocol every game implements.
+
+Modelled on OpenSpiel's State API and python-chess: plain typed Python, no Discord, no asyncio,
+no database. The referee (cogs/) only ever talks to a game through these types.
+
+Conventions:
+- A *seat* is an int from 0 to players-1, clockwise. ``None`` as a seat means the referee itself
+  (system actions such as a stall or an idle leader), or the spectator for ``view``.
+- An *action* is a short string in the game's own notation ("R4", "R4+Z", "c3>c4"). Strings keep
+  custom_ids, recorded games and scenario files readable and trivially serialisable.
+- ``apply`` either changes the state and returns public events, or raises ``IllegalAction`` and
+  leaves the state exactly as it was.
+- ``view(seat)`` is the only way hidden information leaves the engine: the Discord layer and the
+  computer players see views, never the state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+Action = str
+JSON = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; ``reason`` is a sentence a player can read."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, public to everyone at the table.
+
+    ``text`` is ready to show ("Bea played the red 5."); ``kind`` lets the referee pick out big
+    events (a round ending) without parsing text; ``data`` is public detail for renderers.
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    data: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "text": self.text, "seat": self.seat, "data": self.data}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Event:
+        return cls(data["kind"], data["text"], data.get("seat"), dict(data.get("data") or {}))
+
+
+@dataclass(frozen=True)
+class QuietAction:
+    """What the referee should do if nothing happens for a while.
+
+    ``timer`` names the table-speed setting that gives the delay ("stall", "idle", "next_round");
+    ``action`` is the system action to apply (with seat ``None``) when that delay has passed
+    with no other accepted action.
+    """
+
+    timer: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class Placement:
+    seat: int
+    place: int  # 1 = winner; equal places share
+    points: int  # the game's own score for this seat (its meaning is the game's)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final outcome: every seat's place and points, the input to leaderboards and ratings."""
+
+    placements: tuple[Placement, ...]
+    summary: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [p.seat for p in self.placements if p.place == 1]
+
+    def to_json(self) -> JSON:
+        return {
+            "placements": [{"seat": p.seat, "place": p.place, "points": p.points} for p in self.placements],
+            "summary": self.summary,
+        }
+
+
+class State(ABC):
+    """One game in progress. Subclasses are plain data plus rules; see the module docstring."""
+
+    players: int
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None) -> list[Action]:
+        """Every action ``seat`` may take now (``None``: system actions), in a stable order."""
+
+    @abstractmethod
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply the action or raise IllegalAction (state unchanged)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """JSON-able dict of exactly what ``seat`` may see (``None``: spectator)."""
+
+    @abstractmethod
+    def quiet_actions(self) -> list[QuietAction]:
+        """What should happen after a quiet period, soonest-relevant first; empty if nothing."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The outcome once ``is_over()``; None before."""
+
+    @abstractmethod
+    def to_json(self) -> JSON: ...
+
+    def describe(self, action: Action) -> str:
+        """A player-readable name for an action ("play the red 4"); games override."""
+        return action
+
+
+S = TypeVar("S", bound=State)
+
+
+class ComputerPlayer(Protocol):
+    """A computer player decides from its own view and legal actions only."""
+
+    level: str
+
+    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+        """The action it wants to take now, or None to wait."""
+        ...
+
+    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+        """Seconds a person at this level would take before doing ``action``."""
+        ...
+
+
+class Game(ABC, Generic[S]):
+    """A game module's entry point: options, new games, loading, computer players."""
+
+    key: ClassVar[str]  # "zipzap": used in custom_ids, the database and the CLI
+    title: ClassVar[str]  # "Zip Zap"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    # Table-speed name -> timer name -> seconds (None: that timer is off at this speed).
+    timers: ClassVar[dict[str, dict[str, float | None]]]
+
+    @abstractmethod
+    def parse_options(self, data: JSON) -> Any:
+        """Validated options object from JSON (defaults filled in); ValueError with a reason."""
+
+    @abstractmethod
+    def options_to_json(self, options: Any) -> JSON: ...
+
+    @abstractmethod
+    def new_game(self, players: int, options: Any, seed: int, deal: JSON | None = None) -> S:
+        """A fresh game; ``deal`` fixes the shuffle for scenarios and tutorials."""
+
+    @abstractmethod
+    def from_json(self, data: JSON) -> S: ...
+
+    @abstractmethod
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+        """A computer player; ValueError for an unknown level."""
+
+    computer_levels: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def rules_text(self) -> str:
+        """The rules as players read them, Markdown, for ``/<game> rules``."""
+
+    @abstractmethod
+    def house_rulings(self, options: Any) -> list[str]:
+        """Every house ruling in force with these options, one sentence each."""
