@@ -1,0 +1,196 @@
+"""The schema: tables, seats, the append-only action log, signals, results and per-guild standings.
+
+Kept to portable SQL (no SQLite-only types or functions) so PostgreSQL via DATABASE_URL needs no
+rewrite: Discord snowflakes are BigInteger, documents are JSON, times are timezone-aware.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    false,
+    text,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Explicit constraint names keep Alembic's batch mode (SQLite) and PostgreSQL migrations identical.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+LIVE_STATUSES = ("lobby", "playing")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class GuildSettings(Base):
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    # Table speed used when /…new is given none ("relaxed" if unset).
+    default_speed: Mapped[str | None] = mapped_column(String(16))
+    # Whether games with computer players change OpenSkill ratings in this server.
+    rate_computer_games: Mapped[bool] = mapped_column(default=True, server_default=true())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    """One table: its lobby, then the game in progress, then the finished record."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))  # lobby | playing | finished | cancelled
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    speed: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    # The engine's to_json() after the latest accepted action; None while in the lobby.
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Bumped by every accepted change; buttons carry it so stale clicks are recognised.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The one pending engine timer (stall, idle leader, next round) survives restarts here.
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deadline_action: Mapped[str | None] = mapped_column(String(64))
+    # Recent public events, newest last, so the table message looks the same after a restart.
+    log: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game_row", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    __table_args__ = (
+        # One live table per channel or thread; finished ones do not count.
+        Index(
+            "uq_games_live_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status IN ('lobby', 'playing')"),
+            postgresql_where=text("status IN ('lobby', 'playing')"),
+        ),
+        Index("ix_games_status", "status"),
+    )
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    # The person who sat here (kept after they leave, for their record); None for a computer seat.
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    # Set when a computer plays this seat: from the start, or since its person left.
+    computer_level: Mapped[str | None] = mapped_column(String(16))
+    team: Mapped[int | None] = mapped_column(Integer)
+    # Send this player's hand by DM instead of an ephemeral panel.
+    prefers_dm: Mapped[bool] = mapped_column(default=False, server_default=false())
+    left_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    game_row: Mapped[Game] = relationship(back_populates="seats")
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),)
+
+
+class ActionRow(Base):
+    """Append-only: every accepted action, in order. (options, seed, actions) rebuild a game."""
+
+    __tablename__ = "actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)  # None: the referee (stall, idle, timers)
+    action: Mapped[str] = mapped_column(String(64))
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)  # the user who clicked, if any
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
+
+
+class Signal(Base):
+    """A secret signal choice (Zap or Trap): stored, never checked, revealed at the end."""
+
+    __tablename__ = "signals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    team: Mapped[int | None] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    gesture: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ResultRow(Base):
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    computer_level: Mapped[str | None] = mapped_column(String(16))
+    place: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerStats(Base):
+    """Per guild, per game, per person: the leaderboard and the OpenSkill rating."""
+
+    __tablename__ = "player_stats"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(100))
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+__all__ = [
+    "LIVE_STATUSES",
+    "ActionRow",
+    "Base",
+    "Game",
+    "GuildSettings",
+    "PlayerStats",
+    "ResultRow",
+    "Seat",
+    "Signal",
+    "utcnow",
+]

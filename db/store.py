@@ -1,0 +1,360 @@
+"""Intention-revealing persistence for the referee: every method is one transaction.
+
+The table framework calls these and nothing else, so the rule "an accepted action is committed
+(action row + state snapshot, one transaction) before the player is answered" lives in one place:
+``commit_action``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from db.engine import Database
+from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Seat, Signal, utcnow
+
+RATING_MODEL = PlackettLuce()
+# Computer players take part in a rated game at a fixed strength per level and are never re-rated,
+# so beating a "sharp" computer is worth more than beating a "casual" one.
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {"casual": (20.0, 3.0), "sharp": (28.0, 3.0)}
+DEFAULT_COMPUTER_RATING = (25.0, 3.0)
+
+
+class ChannelBusy(Exception):
+    """The channel or thread already holds a live table."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    seat: int
+    user_id: int | None
+    name: str
+    computer_level: str | None = None
+    team: int | None = None
+    prefers_dm: bool = False
+    left_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    place: int
+    points: int
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    user_id: int
+    name: str
+    game: str
+    games: int
+    wins: int
+    points: int
+    mu: float
+    sigma: float
+
+    @property
+    def rating(self) -> float:
+        # The conservative estimate (ordinal) ranks people who played little below steady players.
+        return self.mu - 3 * self.sigma
+
+
+class Store:
+    def __init__(self, database: Database) -> None:
+        self.db = database
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        options: dict[str, Any],
+        speed: str,
+        seed: int,
+        seats: Sequence[SeatSpec],
+    ) -> int:
+        async with self.db.sessions() as session:
+            row = Game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                status="lobby",
+                host_id=host_id,
+                options=options,
+                speed=speed,
+                seed=seed,
+                version=0,
+                log=[],
+                seats=[_seat_row(s) for s in seats],
+            )
+            session.add(row)
+            try:
+                await session.commit()
+            except IntegrityError as error:
+                raise ChannelBusy from error
+            return row.id
+
+    async def set_table_message(self, game_id: int, message_id: int) -> None:
+        async with self.db.sessions() as session:
+            await session.execute(update(Game).where(Game.id == game_id).values(table_message_id=message_id))
+            await session.commit()
+
+    async def save_lobby(self, game_id: int, version: int, seats: Sequence[SeatSpec]) -> None:
+        async with self.db.sessions() as session:
+            await session.execute(delete(Seat).where(Seat.game_id == game_id))
+            session.add_all([_seat_row(s, game_id) for s in seats])
+            await session.execute(
+                update(Game).where(Game.id == game_id).values(version=version, updated_at=utcnow())
+            )
+            await session.commit()
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        seats: Sequence[SeatSpec],
+        state: dict[str, Any],
+        log: list[Any],
+        deadline_at: datetime | None,
+        deadline_action: str | None,
+    ) -> None:
+        async with self.db.sessions() as session:
+            await session.execute(delete(Seat).where(Seat.game_id == game_id))
+            session.add_all([_seat_row(s, game_id) for s in seats])
+            await session.execute(
+                update(Game)
+                .where(Game.id == game_id)
+                .values(
+                    status="playing",
+                    version=version,
+                    state=state,
+                    log=log,
+                    deadline_at=deadline_at,
+                    deadline_action=deadline_action,
+                    updated_at=utcnow(),
+                )
+            )
+            await session.commit()
+
+    async def end_table(self, game_id: int, status: str, version: int) -> None:
+        """Cancel a lobby or stop a game: no results, no stats."""
+        async with self.db.sessions() as session:
+            await session.execute(
+                update(Game)
+                .where(Game.id == game_id)
+                .values(status=status, version=version, deadline_at=None, finished_at=utcnow())
+            )
+            await session.commit()
+
+    # --- play --------------------------------------------------------------------------------
+
+    async def commit_action(
+        self,
+        game_id: int,
+        *,
+        seq: int,
+        seat: int | None,
+        action: str,
+        actor_id: int | None,
+        state: dict[str, Any],
+        version: int,
+        log: list[Any],
+        deadline_at: datetime | None,
+        deadline_action: str | None,
+        seats: Sequence[SeatSpec] | None = None,
+        results: Sequence[SeatResult] | None = None,
+        guild_id: int | None = None,
+        game: str | None = None,
+    ) -> None:
+        """The action row, the new snapshot and (at the end) results and standings: one transaction."""
+        async with self.db.sessions() as session, session.begin():
+            session.add(ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, actor_id=actor_id))
+            values: dict[str, Any] = {
+                "state": state,
+                "version": version,
+                "log": log,
+                "deadline_at": deadline_at,
+                "deadline_action": deadline_action,
+                "updated_at": utcnow(),
+            }
+            if results is not None:
+                values |= {"status": "finished", "finished_at": utcnow(), "deadline_at": None}
+            await session.execute(update(Game).where(Game.id == game_id).values(**values))
+            if seats is not None:
+                await session.execute(delete(Seat).where(Seat.game_id == game_id))
+                session.add_all([_seat_row(s, game_id) for s in seats])
+            if results is not None:
+                assert seats is not None and guild_id is not None and game is not None
+                await _record_results(session, game_id, guild_id, game, seats, results)
+
+    async def update_seats(self, game_id: int, version: int, seats: Sequence[SeatSpec]) -> None:
+        await self.save_lobby(game_id, version, seats)
+
+    async def add_signal(
+        self, game_id: int, round_: int, team: int | None, seat: int | None, gesture: str
+    ) -> None:
+        async with self.db.sessions() as session:
+            session.add(Signal(game_id=game_id, round=round_, team=team, seat=seat, gesture=gesture))
+            await session.commit()
+
+    # --- reading -----------------------------------------------------------------------------
+
+    async def live_tables(self) -> list[Game]:
+        async with self.db.sessions() as session:
+            rows = await session.scalars(select(Game).where(Game.status.in_(LIVE_STATUSES)).order_by(Game.id))
+            return list(rows)
+
+    async def get_table(self, game_id: int) -> Game | None:
+        async with self.db.sessions() as session:
+            return await session.get(Game, game_id)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with self.db.sessions() as session:
+            rows = await session.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+            )
+            return list(rows)
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        async with self.db.sessions() as session:
+            rows = await session.scalars(
+                select(ResultRow).where(ResultRow.game_id == game_id).order_by(ResultRow.seat)
+            )
+            return list(rows)
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[StandingRow]:
+        async with self.db.sessions() as session:
+            rows = await session.scalars(
+                select(PlayerStats)
+                .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game)
+                .order_by((PlayerStats.mu - 3 * PlayerStats.sigma).desc(), PlayerStats.wins.desc())
+                .limit(limit)
+            )
+            return [_standing(r) for r in rows]
+
+    async def player_stats(self, guild_id: int, user_id: int) -> list[StandingRow]:
+        async with self.db.sessions() as session:
+            rows = await session.scalars(
+                select(PlayerStats)
+                .where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+                .order_by(PlayerStats.game)
+            )
+            return [_standing(r) for r in rows]
+
+    async def count_finished(self, guild_id: int, game: str) -> int:
+        async with self.db.sessions() as session:
+            return int(
+                await session.scalar(
+                    select(func.count())
+                    .select_from(Game)
+                    .where(Game.guild_id == guild_id, Game.game == game, Game.status == "finished")
+                )
+                or 0
+            )
+
+
+def _seat_row(spec: SeatSpec, game_id: int | None = None) -> Seat:
+    row = Seat(
+        seat=spec.seat,
+        user_id=spec.user_id,
+        name=spec.name,
+        computer_level=spec.computer_level,
+        team=spec.team,
+        prefers_dm=spec.prefers_dm,
+        left_at=spec.left_at,
+    )
+    if game_id is not None:
+        row.game_id = game_id
+    return row
+
+
+def _standing(row: PlayerStats) -> StandingRow:
+    return StandingRow(row.user_id, row.name, row.game, row.games, row.wins, row.points, row.mu, row.sigma)
+
+
+async def _record_results(
+    session: Any,
+    game_id: int,
+    guild_id: int,
+    game: str,
+    seats: Sequence[SeatSpec],
+    results: Sequence[SeatResult],
+) -> None:
+    """Results rows, then standings and ratings for every person who sat at the table.
+
+    How games with computer players count: a person's game, win and points always count. In the
+    rating, computer seats play at a fixed strength per level (COMPUTER_RATINGS) and are never
+    re-rated. A person who left mid-game counts the game, is rated as finishing last and never gets
+    the win, whatever their computer replacement went on to do.
+    """
+    by_seat = {s.seat: s for s in seats}
+    worst = max(r.place for r in results)
+    for r in results:
+        spec = by_seat[r.seat]
+        session.add(
+            ResultRow(
+                game_id=game_id,
+                seat=r.seat,
+                user_id=spec.user_id,
+                computer_level=spec.computer_level,
+                place=r.place,
+                points=r.points,
+            )
+        )
+    people = [r for r in results if by_seat[r.seat].user_id is not None]
+    if not people:
+        return
+    stats: dict[int, PlayerStats] = {}
+    for r in people:
+        uid = by_seat[r.seat].user_id
+        assert uid is not None
+        row = await session.get(PlayerStats, (guild_id, game, uid))
+        if row is None:
+            fresh = RATING_MODEL.rating()
+            row = PlayerStats(
+                guild_id=guild_id,
+                game=game,
+                user_id=uid,
+                name=by_seat[r.seat].name,
+                games=0,
+                wins=0,
+                points=0,
+                mu=fresh.mu,
+                sigma=fresh.sigma,
+            )
+            session.add(row)
+        stats[r.seat] = row
+    teams = []
+    ranks = []
+    for r in results:
+        spec = by_seat[r.seat]
+        if r.seat in stats:
+            teams.append([RATING_MODEL.rating(mu=stats[r.seat].mu, sigma=stats[r.seat].sigma)])
+        else:
+            mu, sigma = COMPUTER_RATINGS.get(spec.computer_level or "", DEFAULT_COMPUTER_RATING)
+            teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
+        ranks.append(r.place if spec.left_at is None or r.seat not in stats else worst)
+    rated = RATING_MODEL.rate(teams, ranks=ranks) if len(teams) > 1 else teams
+    for i, r in enumerate(results):
+        row = stats.get(r.seat)
+        if row is None:
+            continue
+        spec = by_seat[r.seat]
+        row.name = spec.name
+        row.games += 1
+        row.points += r.points
+        if r.place == 1 and spec.left_at is None:
+            row.wins += 1
+        row.mu, row.sigma = rated[i][0].mu, rated[i][0].sigma
+        row.updated_at = utcnow()
