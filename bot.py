@@ -1,0 +1,134 @@
+"""Entry point: settings from .env, migrate the database, build the bot, load the cogs, run.
+
+python bot.py            # run the bot (needs DISCORD_TOKEN in .env)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from cogs.components import ActionButton, TableButton
+from cogs.referee import Referee
+from cogs.scheduler import Scheduler
+from db.engine import Database, migrate
+from db.store import Store
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'referee.sqlite3'}"
+EXTENSIONS = ("cogs.tables", "cogs.zipzap", "cogs.stats")
+
+log = logging.getLogger("referee")
+
+NO_TOKEN = """\
+The bot needs a Discord bot token to log in, and DISCORD_TOKEN is not set. Create an application
+at https://discord.com/developers/applications, add a Bot to it and copy its token, then copy
+.env.example to .env in this folder and put the token after DISCORD_TOKEN= (or export
+DISCORD_TOKEN in your shell). Invite the bot with the "bot" and "applications.commands" scopes.
+Optional: DEV_GUILD_ID (a server id, for instant slash-command updates while developing) and
+DATABASE_URL (default: a SQLite file in ./data/, created on first start)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    database_url: str
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        try:
+            from dotenv import load_dotenv
+
+            load_dotenv(ROOT / ".env")
+        except ImportError:  # python-dotenv is a dependency; this only guards odd installs
+            pass
+        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise SystemExit(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+            database_url=os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
+            dev_guild_id=int(guild) if guild else None,
+            log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        )
+
+
+class RefereeBot(commands.Bot):
+    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+        # No privileged intents: everything happens through slash commands and buttons.
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+        )
+        self.settings = settings
+        self.sync_commands = sync_commands
+        self.database = Database(settings.database_url)
+        self.store = Store(self.database)
+        self.scheduler = Scheduler()
+        self.referee = Referee(self, self.store, self.scheduler)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(TableButton, ActionButton)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        resumed = await self.referee.resume()
+        if resumed:
+            log.info("resumed %d live tables", resumed)
+        self.scheduler.start()
+        if self.sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s; serving %d guilds", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        self.scheduler.stop()
+        await super().close()
+        await self.database.dispose()
+
+
+def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
+    return RefereeBot(settings, **kwargs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = Settings.from_env()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    # Migrating before the event loop starts: Alembic runs its own loop for the async engine.
+    migrate(settings.database_url)
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal.",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

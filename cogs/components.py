@@ -1,0 +1,111 @@
+"""The bot's buttons: DynamicItems whose custom_id names the table (and, on panels, the version).
+
+Registered once with ``bot.add_dynamic_items``; no View object is kept per message or per panel,
+so buttons keep working after a restart and cost nothing while nobody clicks. The callbacks only
+parse the custom_id and hand over to the Referee, without awaiting anything first, so the
+referee takes the table lock before the handler's first await and arrival order decides races.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from cogs.referee import Referee
+
+TABLE_ID = re.compile(r"gt:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})(?::(?P<arg>[A-Za-z0-9_]{1,24}))?")
+ACTION_ID = re.compile(r"ga:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<action>[A-Za-z0-9_+>\-]{1,48})")
+PATTERNS = (TABLE_ID, ACTION_ID)
+
+
+def _referee(interaction: discord.Interaction[Any]) -> Referee:
+    return interaction.client.referee  # type: ignore[attr-defined,no-any-return]
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
+    """Lobby and table-message buttons: join, leave, cpu:<level>, start, cancel, hand, dm, rematch…"""
+
+    def __init__(
+        self,
+        table_id: int,
+        verb: str,
+        arg: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"gt:{table_id}:{verb}" + (f":{arg}" if arg else "")
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, emoji=emoji, disabled=disabled, row=row, custom_id=custom_id
+            )
+        )
+        self.table_id = table_id
+        self.verb = verb
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(int(match["tid"]), match["verb"], match["arg"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _referee(interaction).on_table_button(interaction, self.table_id, self.verb, self.arg)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID.pattern):
+    """A panel button: one engine action at the state version the panel was drawn from."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        action: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                row=row,
+                custom_id=f"ga:{table_id}:{version}:{action}",
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(int(match["tid"]), int(match["ver"]), match["action"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _referee(interaction).on_action_button(interaction, self.table_id, self.version, self.action)
+
+
+def is_ours(custom_id: str) -> bool:
+    return any(p.fullmatch(custom_id) for p in PATTERNS)
+
+
+def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A throwaway View to carry components; it is never stored (only DynamicItems inside)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

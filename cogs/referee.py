@@ -1,0 +1,882 @@
+"""The referee: owns every live table and is the only code that changes one.
+
+Data flows one way: a click or command → the table's lock → the engine applies the action → the
+action and the new snapshot are committed in one transaction → only then is the player answered
+→ the public table message is re-rendered (coalesced), timers and computer players re-planned.
+Game-specific drawing is delegated to a GameUI per game; nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, Protocol
+
+import discord
+from sqlalchemy.exc import SQLAlchemyError
+
+from cogs.components import TableButton, view_of
+from cogs.scheduler import Scheduler
+from cogs.table import SeatInfo, Table
+from db.models import utcnow
+from db.store import ChannelBusy, SeatResult, Store
+from rules import get_game
+from rules.base import ComputerPlayer, Event, IllegalAction
+
+log = logging.getLogger(__name__)
+
+# Discord allows a handful of edits per channel every few seconds; stay inside 5 per 5 s.
+EDITS_PER_WINDOW = 5
+EDIT_WINDOW = timedelta(seconds=5)
+# How soon a timer whose deadline passed while the bot was down fires after a restart.
+RESUME_GRACE_SECONDS = 2.0
+REPLACEMENT_LEVEL = "casual"
+SPEEDS = ("off", "relaxed", "fast")
+
+
+class GameUI(Protocol):
+    """What a game cog supplies so the shared table can draw it."""
+
+    key: str
+
+    def table_embed(self, table: Table) -> discord.Embed: ...
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]: ...
+
+    def panel(
+        self, table: Table, seat: int, note: str | None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]: ...
+
+    def event_line(self, table: Table, event: Event) -> str: ...
+
+    def round_embed(self, table: Table, event: Event) -> discord.Embed | None: ...
+
+    def final_embed(self, table: Table) -> discord.Embed: ...
+
+    def options_lines(self, table: Table) -> list[str]: ...
+
+
+class Refusal(Exception):
+    """A request we turn down with a reason for the person who made it."""
+
+
+class EditBudget:
+    """Sliding window of message edits per channel."""
+
+    def __init__(self) -> None:
+        self._edits: dict[int, deque[datetime]] = {}
+
+    def wait(self, channel_id: int, now: datetime) -> float:
+        recent = self._edits.get(channel_id)
+        if recent is None:
+            return 0.0
+        while recent and now - recent[0] >= EDIT_WINDOW:
+            recent.popleft()
+        if len(recent) < EDITS_PER_WINDOW:
+            return 0.0
+        return (recent[0] + EDIT_WINDOW - now).total_seconds()
+
+    def spend(self, channel_id: int, now: datetime) -> None:
+        self._edits.setdefault(channel_id, deque()).append(now)
+
+
+class Referee:
+    def __init__(self, bot: discord.Client, store: Store, scheduler: Scheduler) -> None:
+        self.bot = bot
+        self.store = store
+        self.scheduler = scheduler
+        self.uis: dict[str, GameUI] = {}
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+        self.budget = EditBudget()
+        self._rendering: set[int] = set()
+        self._dirty: set[int] = set()
+        self._computers: dict[tuple[str, str], ComputerPlayer] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        # Hooks for measurements and tests: called after every accepted change.
+        self.on_change: list[Callable[[Table, list[Event]], None]] = []
+        self.computer_speed = 1.0
+        # Finished tables stay at hand for their Rematch button; after a restart the button
+        # reloads the seats from the database instead.
+        self.finished: dict[int, Table] = {}
+
+    def register(self, ui: GameUI) -> None:
+        self.uis[ui.key] = ui
+
+    # --- lookups ---------------------------------------------------------------------------
+
+    def table_in(self, channel_id: int | None) -> Table | None:
+        tid = self.by_channel.get(channel_id or 0)
+        return self.tables.get(tid) if tid is not None else None
+
+    def _track(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def _forget(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+        self.scheduler.cancel_prefix(f"t{table.id}:")
+
+    # --- lobby -----------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        *,
+        game_key: str,
+        guild_id: int,
+        channel: discord.abc.Messageable,
+        channel_id: int,
+        host: discord.abc.User,
+        seats: int,
+        speed: str,
+        rules: dict[str, Any],
+        preseated: list[SeatInfo] | None = None,
+    ) -> Table:
+        """Create a lobby in ``channel`` and post its message. Refusal if the channel is busy."""
+        game = get_game(game_key)
+        if self.table_in(channel_id) is not None:
+            raise Refusal(
+                "This channel already has a table. Finish or stop it first, or start one in a thread."
+            )
+        if not game.min_players <= seats <= game.max_players:
+            raise Refusal(f"{game.title} seats {game.min_players}–{game.max_players} players.")
+        if speed not in SPEEDS:
+            raise Refusal(f"Speed must be one of: {', '.join(SPEEDS)}.")
+        try:
+            game.parse_options(rules)
+        except ValueError as error:
+            raise Refusal(str(error)) from error
+        seat_list = preseated or [SeatInfo(0, host.id, _name(host))]
+        seed = random.SystemRandom().randrange(2**53)
+        settings = {"seats": seats, "rules": rules}
+        try:
+            tid = await self.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_key,
+                host_id=host.id,
+                options=settings,
+                speed=speed,
+                seed=seed,
+                seats=[s.spec() for s in seat_list],
+            )
+        except ChannelBusy as error:
+            raise Refusal("This channel already has a table. Finish or stop it first.") from error
+        table = Table(
+            id=tid,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host.id,
+            settings=settings,
+            speed=speed,
+            seed=seed,
+            seats=seat_list,
+        )
+        self._track(table)
+        message = await channel.send(embed=self.lobby_embed(table), view=view_of(self.lobby_items(table)))
+        table.table_message_id = message.id
+        await self.store.set_table_message(tid, message.id)
+        return table
+
+    def lobby_embed(self, table: Table, note: str | None = None) -> discord.Embed:
+        ui = self.uis[table.game.key]
+        embed = discord.Embed(
+            title=f"{table.game.title} — table open",
+            description="Press **Join** to take a seat. The host presses **Start** when everyone is in.",
+            colour=discord.Colour.blurple(),
+        )
+        lines = []
+        for s in table.seats:
+            tag = f"computer ({s.computer_level})" if s.is_computer else f"<@{s.user_id}>"
+            host = " — host" if s.user_id == table.host_id and not s.is_computer else ""
+            lines.append(f"{s.seat + 1}. **{s.name}** · {tag}{host}")
+        for i in range(len(table.seats), table.max_seats):
+            lines.append(f"{i + 1}. *open seat*")
+        embed.add_field(
+            name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines), inline=False
+        )
+        embed.add_field(name="Options", value="\n".join(ui.options_lines(table)) or "—", inline=False)
+        if note:
+            embed.set_footer(text=note)
+        return embed
+
+    def lobby_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        full = len(table.seats) >= table.max_seats
+        items: list[discord.ui.Item[Any]] = [
+            TableButton(
+                table.id, "join", label="Join", style=discord.ButtonStyle.success, disabled=full, row=0
+            ),
+            TableButton(table.id, "leave", label="Leave", row=0),
+            TableButton(
+                table.id,
+                "start",
+                label="Start",
+                style=discord.ButtonStyle.primary,
+                disabled=len(table.seats) < table.game.min_players,
+                row=0,
+            ),
+            TableButton(table.id, "cancel", label="Cancel", style=discord.ButtonStyle.danger, row=0),
+        ]
+        for level in table.game.computer_levels:
+            items.append(
+                TableButton(
+                    table.id, "cpu", level, label=f"Add computer: {level}", emoji="🤖", disabled=full, row=1
+                )
+            )
+        return items
+
+    async def _lobby_change(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
+    ) -> None:
+        user = interaction.user
+        note: str | None = None
+        if verb == "join":
+            if table.seat_of(user.id) is not None:
+                raise Refusal("You're already seated at this table.")
+            if len(table.seats) >= table.max_seats:
+                raise Refusal("This table is full.")
+            table.seats.append(SeatInfo(len(table.seats), user.id, _name(user)))
+            note = f"{_name(user)} joined."
+        elif verb == "leave":
+            seat = table.seat_of(user.id)
+            if seat is None:
+                raise Refusal("You're not seated at this table.")
+            del table.seats[seat]
+            table.renumbered()
+            note = f"{_name(user)} left."
+            if user.id == table.host_id:
+                humans = table.humans()
+                if not humans:
+                    await self._close(table, "cancelled")
+                    await interaction.response.edit_message(
+                        embed=discord.Embed(
+                            title=f"{table.game.title} — cancelled", description="The host left."
+                        ),
+                        view=None,
+                    )
+                    return
+                table.host_id = humans[0].user_id or table.host_id
+                note += f" {humans[0].name} is the host now."
+        elif verb == "cpu":
+            self._require_host(interaction, table, "add computer players")
+            if arg not in table.game.computer_levels:
+                raise Refusal("There's no computer player of that level.")
+            if len(table.seats) >= table.max_seats:
+                raise Refusal("This table is full.")
+            number = sum(1 for s in table.seats if s.is_computer) + 1
+            table.seats.append(SeatInfo(len(table.seats), None, f"Robo {number} ({arg})", computer_level=arg))
+            note = f"A {arg} computer player sat down."
+        elif verb == "cancel":
+            self._require_host(interaction, table, "cancel the table")
+            await self._close(table, "cancelled")
+            await interaction.response.edit_message(
+                embed=discord.Embed(
+                    title=f"{table.game.title} — cancelled", description=f"Cancelled by {_name(user)}."
+                ),
+                view=None,
+            )
+            return
+        elif verb == "start":
+            self._require_host(interaction, table, "start the game")
+            await self._start(interaction, table)
+            return
+        else:
+            raise Refusal("That button doesn't belong to a lobby.")
+        table.version += 1
+        await self.store.save_lobby(table.id, table.version, table.specs())
+        await interaction.response.edit_message(
+            embed=self.lobby_embed(table, note), view=view_of(self.lobby_items(table))
+        )
+
+    def _require_host(self, interaction: discord.Interaction[Any], table: Table, what: str) -> None:
+        if interaction.user.id != table.host_id and not _is_manager(interaction.user):
+            raise Refusal(f"Only the host (or a server manager) can {what}.")
+
+    async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        n = len(table.seats)
+        if n < table.game.min_players:
+            raise Refusal(f"{table.game.title} needs at least {table.game.min_players} players.")
+        state = table.game.new_game(n, table.options, table.seed)
+        # The deal and opening flip the engine did on its own at the start are public news.
+        events: list[Event] = list(getattr(state, "opening_events", None) or [])
+        table.state = state
+        table.status = "playing"
+        table.version += 1
+        table.log = []
+        table.add_log([f"The game begins with {n} players."] + [self._line(table, e) for e in events])
+        table.deadline_at, table.deadline_action = self._deadline(table)
+        await self.store.start_game(
+            table.id,
+            version=table.version,
+            seats=table.specs(),
+            state=state.to_json(),
+            log=table.log,
+            deadline_at=table.deadline_at,
+            deadline_action=table.deadline_action,
+        )
+        await interaction.response.edit_message(
+            embed=self.table_embed(table), view=view_of(self.table_items(table))
+        )
+        self._budget_spent(table)
+        self._after_change(table, events, render=False)
+
+    async def _close(self, table: Table, status: str) -> None:
+        table.status = status
+        table.version += 1
+        await self.store.end_table(table.id, status, table.version)
+        self._forget(table)
+
+    # --- the table message -----------------------------------------------------------------
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        embed = self.uis[table.game.key].table_embed(table)
+        if table.log:
+            embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
+        return embed
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        if table.status != "playing":
+            return []
+        items: list[discord.ui.Item[Any]] = [
+            TableButton(
+                table.id, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary, row=0
+            ),
+            TableButton(table.id, "dm", label="Hand by DM", emoji="✉️", row=0),
+        ]
+        items.extend(self.uis[table.game.key].table_items(table))
+        return items
+
+    def request_render(self, table: Table) -> None:
+        """Show the latest state soon, never exceeding the channel's edit budget."""
+        if table.table_message_id is None:
+            return
+        if table.id in self._rendering:
+            self._dirty.add(table.id)
+            return
+        key = f"t{table.id}:render"
+        if self.scheduler.when(key) is not None:
+            return  # an edit is already booked; it will draw whatever is latest then
+        wait = self.budget.wait(table.channel_id, self.scheduler.now())
+        if wait <= 0:
+            self._spawn(self._render(table.id))
+        else:
+            self.scheduler.after(key, wait, partial(self._render, table.id))
+
+    def _budget_spent(self, table: Table) -> None:
+        self.budget.spend(table.channel_id, self.scheduler.now())
+
+    async def _render(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.table_message_id is None:
+            return
+        wait = self.budget.wait(table.channel_id, self.scheduler.now())
+        if wait > 0:
+            self.scheduler.after(f"t{table.id}:render", wait, partial(self._render, table.id))
+            return
+        self._rendering.add(table.id)
+        self._budget_spent(table)
+        try:
+            message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                table.table_message_id
+            )
+            await message.edit(embed=self.table_embed(table), view=view_of(self.table_items(table)))
+        except discord.HTTPException as error:
+            log.warning("could not edit table %s message: %s", table.id, error)
+        finally:
+            self._rendering.discard(table.id)
+        if table.id in self._dirty:
+            self._dirty.discard(table.id)
+            self.request_render(table)
+
+    async def _post(
+        self, table: Table, embed: discord.Embed, items: list[discord.ui.Item[Any]] | None = None
+    ) -> None:
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            if items:
+                await channel.send(embed=embed, view=view_of(items))
+            else:
+                await channel.send(embed=embed)
+        except discord.HTTPException as error:
+            log.warning("could not post to table %s: %s", table.id, error)
+
+    # --- playing ---------------------------------------------------------------------------
+
+    async def act(self, table: Table, seat: int | None, action: str, actor_id: int | None) -> list[Event]:
+        """Apply one action and commit it; the caller holds ``table.lock``.
+
+        Raises IllegalAction (nothing changed) or a database error (nothing changed: the
+        in-memory state is restored from its snapshot, so memory never runs ahead of disk).
+        """
+        assert table.lock.locked(), "act() needs the table lock"
+        assert table.state is not None
+        before = table.state.to_json()
+        events = table.state.apply(seat, action)
+        try:
+            version = table.version + 1
+            log_before = list(table.log)
+            table.add_log([self._line(table, e) for e in events])
+            deadline_at, deadline_action = self._deadline(table)
+            over = table.state.is_over()
+            results = None
+            if over:
+                result = table.state.result()
+                assert result is not None
+                results = [SeatResult(p.seat, p.place, p.points) for p in result.placements]
+            await self.store.commit_action(
+                table.id,
+                seq=version,
+                seat=seat,
+                action=action,
+                actor_id=actor_id,
+                state=table.state.to_json(),
+                version=version,
+                log=table.log,
+                deadline_at=deadline_at,
+                deadline_action=deadline_action,
+                seats=table.specs() if over else None,
+                results=results,
+                guild_id=table.guild_id,
+                game=table.game.key,
+            )
+        except BaseException:
+            table.state = table.game.from_json(before)
+            table.log = log_before
+            raise
+        table.version = version
+        table.deadline_at, table.deadline_action = deadline_at, deadline_action
+        if over:
+            table.status = "finished"
+        self._after_change(table, events)
+        return events
+
+    def _line(self, table: Table, event: Event) -> str:
+        return self.uis[table.game.key].event_line(table, event)
+
+    def _deadline(self, table: Table) -> tuple[datetime | None, str | None]:
+        assert table.state is not None
+        for quiet in table.state.quiet_actions():
+            seconds = table.timer_seconds(quiet.timer)
+            if seconds is not None:
+                return self.scheduler.now() + timedelta(seconds=seconds), quiet.action
+        return None, None
+
+    def _after_change(self, table: Table, events: list[Event], *, render: bool = True) -> None:
+        ui = self.uis[table.game.key]
+        for hook in self.on_change:
+            hook(table, events)
+        for event in events:
+            if event.kind == "round_over":
+                embed = ui.round_embed(table, event)
+                if embed is not None:
+                    self._spawn(self._post(table, embed))
+        if table.status == "finished":
+            self.scheduler.cancel_prefix(f"t{table.id}:")
+            if render:
+                self.request_render(table)
+            self._spawn(self._finish(table))
+            return
+        self._schedule_deadline(table)
+        self.plan_computers(table)
+        if render:
+            self.request_render(table)
+
+    async def _finish(self, table: Table) -> None:
+        ui = self.uis[table.game.key]
+        await self._post(
+            table,
+            ui.final_embed(table),
+            [
+                TableButton(
+                    table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
+                )
+            ],
+        )
+        self._forget(table)
+        self.finished[table.id] = table
+
+    def _schedule_deadline(self, table: Table) -> None:
+        key = f"t{table.id}:deadline"
+        if table.deadline_at is None or table.deadline_action is None:
+            self.scheduler.cancel(key)
+            return
+        self.scheduler.at(key, table.deadline_at, partial(self._on_deadline, table.id, table.version))
+
+    async def _on_deadline(self, table_id: int, version: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.version != version or table.status != "playing" or table.deadline_action is None:
+                return  # something happened since; that change booked its own timer
+            try:
+                await self.act(table, None, table.deadline_action, None)
+            except IllegalAction as error:
+                log.warning("timer action %s refused at table %s: %s", table.deadline_action, table.id, error)
+
+    # --- computer players ------------------------------------------------------------------
+
+    def computer(self, game_key: str, level: str) -> ComputerPlayer:
+        key = (game_key, level)
+        if key not in self._computers:
+            self._computers[key] = get_game(game_key).computer_player(level, speed=self.computer_speed)
+        return self._computers[key]
+
+    def plan_computers(self, table: Table) -> None:
+        """Each computer seat looks at its own view and decides what to reach for, and when."""
+        if table.status != "playing" or table.state is None:
+            return
+        for seat in table.seats:
+            key = f"t{table.id}:cpu{seat.seat}"
+            if not seat.is_computer:
+                table.planned.pop(seat.seat, None)
+                self.scheduler.cancel(key)
+                continue
+            legal = table.state.legal_actions(seat.seat)
+            choice = None
+            player = self.computer(table.game.key, seat.computer_level or REPLACEMENT_LEVEL)
+            rng = random.Random(f"{table.seed}:{table.version}:{seat.seat}")
+            view = table.state.view(seat.seat)
+            if legal:
+                choice = player.choose(view, legal, rng)
+            if choice is None:
+                table.planned.pop(seat.seat, None)
+                self.scheduler.cancel(key)
+                continue
+            if table.planned.get(seat.seat) == choice and self.scheduler.when(key) is not None:
+                continue  # still reaching for the same card: keep its original timing
+            table.planned[seat.seat] = choice
+            delay = player.reaction_time(view, choice, rng)
+            self.scheduler.after(key, delay, partial(self._on_computer, table.id, seat.seat, choice))
+
+    async def _on_computer(self, table_id: int, seat: int, action: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            table.planned.pop(seat, None)
+            if table.status != "playing" or table.state is None or not table.seats[seat].is_computer:
+                return
+            if action not in table.state.legal_actions(seat):
+                self.plan_computers(table)
+                return
+            try:
+                await self.act(table, seat, action, None)
+            except (IllegalAction, SQLAlchemyError) as error:
+                log.warning("computer action %s at table %s failed: %s", action, table.id, error)
+                self.plan_computers(table)
+
+    # --- Discord entry points --------------------------------------------------------------
+
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
+    ) -> None:
+        if verb == "rematch":
+            await self._guarded(interaction, self._rematch(interaction, table_id))
+            return
+        table = self.tables.get(table_id)
+        if table is None:
+            await reply(interaction, "That table has ended, so its buttons no longer do anything.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._table_button(interaction, table, verb, arg))
+
+    async def _table_button(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
+    ) -> None:
+        if interaction.channel_id != table.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if table.status == "lobby":
+            await self._lobby_change(interaction, table, verb, arg)
+            return
+        if table.status != "playing" or table.state is None:
+            raise Refusal("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if verb == "hand":
+            if seat is None:
+                raise Refusal("You're not playing at this table, so you have no hand here.")
+            await self._send_panel(interaction, table, seat, None)
+        elif verb == "dm":
+            if seat is None:
+                raise Refusal("You're not playing at this table, so you have no hand here.")
+            await self._send_dm_panel(interaction, table, seat)
+        elif verb == "act" and arg:
+            # Table-message buttons any player may press (e.g. "Next round"): same path as a panel.
+            if seat is None:
+                raise Refusal("Only the players at this table can do that.")
+            await self._apply_from_click(
+                interaction, table, seat, arg.replace("_", "+"), table.version, panel=False
+            )
+        else:
+            raise Refusal("That button doesn't do anything any more.")
+
+    async def on_action_button(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            await reply(interaction, "That table has ended, so this panel no longer does anything.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+
+    async def _action_button(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+    ) -> None:
+        in_dm = interaction.guild_id is None
+        if not in_dm and interaction.channel_id != table.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if table.status != "playing" or table.state is None:
+            raise Refusal("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        if action == "refresh":
+            await self._answer_panel(interaction, table, seat, None, edit=True)
+            return
+        await self._apply_from_click(interaction, table, seat, action, version, panel=True)
+
+    async def _apply_from_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        action: str,
+        version: int,
+        *,
+        panel: bool,
+    ) -> None:
+        if version != table.version:
+            latest = table.log[-1] if table.log else "the table changed"
+            note = f"Too slow — the table moved on before your click ({_plain(latest)}). Nothing was played."
+            await self._answer_panel(interaction, table, seat, note, edit=panel)
+            return
+        try:
+            await self.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:
+            await self._answer_panel(interaction, table, seat, error.reason, edit=panel)
+            return
+        if table.status == "playing":
+            await self._answer_panel(interaction, table, seat, None, edit=panel)
+        else:
+            await self._answer_panel_over(interaction, edit=panel)
+
+    async def _answer_panel(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, note: str | None, *, edit: bool
+    ) -> None:
+        embed, items = self.uis[table.game.key].panel(table, seat, note)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view_of(items))
+        else:
+            await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
+
+    async def _answer_panel_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
+        embed = discord.Embed(
+            title="Game over", description="That was the last play. See the table for the results."
+        )
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=None)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _send_panel(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, note: str | None
+    ) -> None:
+        await self._answer_panel(interaction, table, seat, note, edit=False)
+
+    async def _send_dm_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> None:
+        embed, items = self.uis[table.game.key].panel(table, seat, None)
+        try:
+            await interaction.user.send(embed=embed, view=view_of(items))
+        except discord.HTTPException:
+            note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
+            await self._send_panel(interaction, table, seat, note)
+            return
+        table.seats[seat].prefers_dm = True
+        await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
+
+    async def _guarded(self, interaction: discord.Interaction[Any], work: Any) -> None:
+        """One place that turns refusals and failures into a clear ephemeral answer."""
+        try:
+            await work
+        except Refusal as refusal:
+            await reply(interaction, str(refusal))
+        except IllegalAction as error:
+            await reply(interaction, error.reason)
+        except SQLAlchemyError:
+            log.exception("database error while handling a click")
+            await reply(interaction, "I couldn't save that, so nothing changed. Please try again.")
+
+    # --- leaving, stopping, rematch ----------------------------------------------------------
+
+    async def leave(self, interaction: discord.Interaction[Any]) -> str:
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            raise Refusal("There's no table in this channel.")
+        async with table.lock:
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal("You're not playing at this table.")
+            if table.status == "lobby":
+                del table.seats[seat]
+                table.renumbered()
+                if not table.humans():
+                    await self._close(table, "cancelled")
+                    self.request_render(table)
+                    return "You left, and with nobody left the table is cancelled."
+                if interaction.user.id == table.host_id:
+                    table.host_id = table.humans()[0].user_id or table.host_id
+                table.version += 1
+                await self.store.save_lobby(table.id, table.version, table.specs())
+                await self._edit_lobby(table)
+                return "You left the table."
+            info = table.seats[seat]
+            info.computer_level = REPLACEMENT_LEVEL
+            info.left_at = utcnow()
+            info.prefers_dm = False
+            if not table.humans():
+                await self._close(table, "cancelled")
+                await self._post(
+                    table,
+                    discord.Embed(
+                        title="Table closed", description="Everyone left, so the game was stopped."
+                    ),
+                )
+                return "You left. Nobody is left at the table, so the game was stopped."
+            table.version += 1
+            table.add_log(
+                [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
+            )
+            await self.store.update_seats(table.id, table.version, table.specs())
+            self._after_change(table, [])
+            return "You left the game. A computer player has taken your seat."
+
+    async def _edit_lobby(self, table: Table) -> None:
+        if table.table_message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            table.table_message_id
+        )
+        try:
+            await message.edit(embed=self.lobby_embed(table), view=view_of(self.lobby_items(table)))
+        except discord.HTTPException as error:
+            log.warning("could not edit lobby %s: %s", table.id, error)
+
+    async def stop(self, interaction: discord.Interaction[Any]) -> str:
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            raise Refusal("There's no table in this channel.")
+        async with table.lock:
+            self._require_host(interaction, table, "stop the table")
+            await self._close(table, "cancelled")
+            if table.table_message_id is not None:
+                message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    table.table_message_id
+                )
+                try:
+                    await message.edit(
+                        embed=discord.Embed(
+                            title=f"{table.game.title} — stopped",
+                            description=f"Stopped by {_name(interaction.user)}. No results were recorded.",
+                        ),
+                        view=None,
+                    )
+                except discord.HTTPException as error:
+                    log.warning("could not edit stopped table %s: %s", table.id, error)
+        return "The table is stopped."
+
+    async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        old = self.finished.get(table_id)
+        if old is None:
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "finished":
+                raise Refusal("That game can't be rematched.")
+            old = Table.from_row(row)
+        if interaction.channel_id != old.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if not any(s.user_id == interaction.user.id for s in old.seats):
+            raise Refusal("Only the players of that game can call a rematch.")
+        seats = []
+        for s in old.seats:
+            if s.left_at is not None:
+                continue  # people who left don't get dragged back in
+            seats.append(SeatInfo(len(seats), s.user_id, s.name, s.computer_level))
+        # The person who asked for the rematch hosts it and sits first.
+        seats.sort(key=lambda s: s.user_id != interaction.user.id)
+        seats = [SeatInfo(i, s.user_id, s.name, s.computer_level) for i, s in enumerate(seats)]
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        table = await self.open_table(
+            game_key=old.game.key,
+            guild_id=old.guild_id,
+            channel=channel,
+            channel_id=old.channel_id,
+            host=interaction.user,
+            seats=max(old.max_seats, len(seats)),
+            speed=old.speed,
+            rules=old.settings.get("rules", {}),
+            preseated=seats,
+        )
+        await reply(
+            interaction,
+            f"Rematch lobby is open — same seats. You're the host: press Start when ready.",
+        )
+
+    # --- restart ---------------------------------------------------------------------------
+
+    async def resume(self) -> int:
+        """Reload every live table: state, timers and computer players. Returns how many."""
+        rows = await self.store.live_tables()
+        now = self.scheduler.now()
+        for row in rows:
+            try:
+                table = Table.from_row(row)
+            except Exception:
+                log.exception("could not resume table %s; leaving it in the database", row.id)
+                continue
+            self._track(table)
+            if table.status != "playing":
+                continue
+            if table.deadline_at is not None and table.deadline_at < now:
+                # The timer ran out while we were away; give people a moment to see the table first.
+                table.deadline_at = now + timedelta(seconds=RESUME_GRACE_SECONDS)
+            self._schedule_deadline(table)
+            self.plan_computers(table)
+        return len(rows)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+async def reply(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.info("could not answer interaction: %s", error)
+
+
+def _name(user: discord.abc.User) -> str:
+    return user.display_name[:100]
+
+
+def _plain(line: str) -> str:
+    return line.replace("**", "")
+
+
+def _is_manager(user: discord.abc.User) -> bool:
+    perms = getattr(user, "guild_permissions", None)
+    return bool(perms and (perms.manage_guild or perms.manage_channels))

@@ -1,0 +1,67 @@
+"""Pieces every game cog shares: opening a table from `/… new`, and the `/… rules` answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.referee import Refusal, reply
+from rules import get_game
+
+
+def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[discord.Embed]:
+    table = interaction.client.referee.table_in(interaction.channel_id)  # type: ignore[attr-defined]
+    options = table.options if table is not None and table.game.key == game.key else game.parse_options({})
+    rules = discord.Embed(title=f"{game.title} — how to play", description=game.rules_text()[:4096])
+    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
+    house = discord.Embed(
+        title="House rulings in force", description=rulings[:4096], colour=discord.Colour.blurple()
+    )
+    return [rules, house]
+
+
+async def open_table_command(
+    interaction: discord.Interaction[Any],
+    game_key: str,
+    *,
+    seats: int,
+    speed: str,
+    rules: dict[str, Any],
+    thread: bool,
+) -> None:
+    """Shared by every game's `/… new`: open a lobby here or in a fresh thread."""
+    referee = interaction.client.referee  # type: ignore[attr-defined]
+    channel = interaction.channel
+    if interaction.guild_id is None or channel is None:
+        await reply(interaction, "Tables can only be opened in a server channel.")
+        return
+    title = get_game(game_key).title
+    try:
+        if thread:
+            if not isinstance(channel, discord.TextChannel):
+                raise Refusal("Threads can only be made from a text channel; try again without `thread`.")
+            place: Any = await channel.create_thread(
+                name=f"{title} — {interaction.user.display_name}"[:100],
+                type=discord.ChannelType.public_thread,
+            )
+        else:
+            place = channel
+        table = await referee.open_table(
+            game_key=game_key,
+            guild_id=interaction.guild_id,
+            channel=place,
+            channel_id=place.id,
+            host=interaction.user,
+            seats=seats,
+            speed=speed,
+            rules=rules,
+        )
+    except Refusal as refusal:
+        await reply(interaction, str(refusal))
+        return
+    where = f" in {place.mention}" if thread else ""
+    await interaction.response.send_message(
+        f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",
+        ephemeral=True,
+    )

@@ -1,0 +1,140 @@
+"""A table: its seats, the engine state, its lock and version. No Discord calls in here.
+
+The table is the in-memory twin of a ``games`` row. The referee mutates it only under ``lock``
+and only after the database has accepted the change (see Referee.act).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from db.models import Game as GameRow
+from db.store import SeatSpec
+from rules import get_game
+from rules.base import Game, State
+
+LOG_LINES = 8  # public events kept for the table message
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    name: str
+    computer_level: str | None = None
+    prefers_dm: bool = False
+    left_at: datetime | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer_level is not None
+
+    def spec(self) -> SeatSpec:
+        return SeatSpec(
+            seat=self.seat,
+            user_id=self.user_id,
+            name=self.name,
+            computer_level=self.computer_level,
+            prefers_dm=self.prefers_dm,
+            left_at=self.left_at,
+        )
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: Game[Any]
+    host_id: int
+    settings: dict[str, Any]  # {"seats": n, "rules": {game options json}}
+    speed: str
+    seed: int
+    status: str = "lobby"
+    seats: list[SeatInfo] = field(default_factory=list)
+    state: State | None = None
+    version: int = 0
+    table_message_id: int | None = None
+    log: list[str] = field(default_factory=list)
+    deadline_at: datetime | None = None
+    deadline_action: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Computer seat -> the action it has decided on and is "reaching for".
+    planned: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def options(self) -> Any:
+        return self.game.parse_options(self.settings.get("rules", {}))
+
+    @property
+    def max_seats(self) -> int:
+        return int(self.settings.get("seats", self.game.max_players))
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat this person plays now (not one they left)."""
+        for s in self.seats:
+            if s.user_id == user_id and not s.is_computer:
+                return s.seat
+        return None
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "The referee"
+        return self.seats[seat].name
+
+    def humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if not s.is_computer]
+
+    def add_log(self, lines: list[str]) -> None:
+        self.log = (self.log + lines)[-LOG_LINES:]
+
+    def specs(self) -> list[SeatSpec]:
+        return [s.spec() for s in self.seats]
+
+    def timer_seconds(self, timer: str) -> float | None:
+        return self.game.timers.get(self.speed, {}).get(timer)
+
+    @classmethod
+    def from_row(cls, row: GameRow) -> Table:
+        game = get_game(row.game)
+        table = cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=game,
+            host_id=row.host_id,
+            settings=dict(row.options),
+            speed=row.speed,
+            seed=row.seed,
+            status=row.status,
+            seats=[
+                SeatInfo(s.seat, s.user_id, s.name, s.computer_level, s.prefers_dm, s.left_at)
+                for s in sorted(row.seats, key=lambda s: s.seat)
+            ],
+            version=row.version,
+            table_message_id=row.table_message_id,
+            log=list(row.log or []),
+            deadline_at=_aware(row.deadline_at),
+            deadline_action=row.deadline_action,
+        )
+        if row.state is not None:
+            table.state = game.from_json(row.state)
+        return table
+
+    def renumbered(self) -> None:
+        """Lobby seats stay 0..n-1 in joining order after someone leaves."""
+        self.seats = [replace(s, seat=i) for i, s in enumerate(self.seats)]
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes even for timezone-aware columns; we store UTC only.
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment

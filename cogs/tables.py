@@ -1,0 +1,59 @@
+"""`/table …`: what any table needs whatever the game — your hand, leaving, stopping.
+
+Also the catch-all for component clicks that match none of our buttons (forged or from a
+version of the bot that no longer exists), so every click gets an answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.components import is_ours
+from cogs.referee import Refusal, reply
+
+
+class TablesCog(commands.Cog):
+    table = app_commands.Group(name="table", description="The game table in this channel", guild_only=True)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @table.command(name="hand", description="Show your hand (same as the My hand button)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        referee = self.bot.referee
+        table = referee.table_in(interaction.channel_id)
+        if table is None:
+            await reply(interaction, "There's no table in this channel.")
+            return
+        await referee.on_table_button(interaction, table.id, "hand", None)
+
+    @table.command(name="leave", description="Leave the table; a computer player takes over your seat")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self._answer(interaction, self.bot.referee.leave(interaction))
+
+    @table.command(name="stop", description="Stop the table in this channel (host or server manager)")
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        await self._answer(interaction, self.bot.referee.stop(interaction))
+
+    async def _answer(self, interaction: discord.Interaction[Any], work: Any) -> None:
+        try:
+            text = await work
+        except Refusal as refusal:
+            text = str(refusal)
+        await reply(interaction, text)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not is_ours(custom_id):
+            await reply(interaction, "That button isn't one I recognise, so nothing happened.")
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(TablesCog(bot))

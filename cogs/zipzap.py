@@ -1,0 +1,217 @@
+"""Zip Zap on Discord: `/zipzap new|rules`, the public table and the private hand panel.
+
+Only drawing and commands live here; every rule is in rules/zipzap.py and every table mechanic in
+cogs/referee.py. Everything drawn comes from engine views: the table from the spectator view,
+a panel from that seat's own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.components import ActionButton, TableButton
+from cogs.shared import open_table_command, rules_embeds
+from cogs.table import Table
+from rules.base import Event
+from rules.zipzap import ZipZap, card_name
+
+GAME = ZipZap()
+SUIT_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", "W": "🌈", "Z": "⚡"}
+SPEED_HELP = {
+    "off": "no idle or round timers (stalls still end after a minute)",
+    "relaxed": "stall 15 s, idle leader 30 s",
+    "fast": "stall 8 s, idle leader 15 s",
+}
+
+
+def card_label(code: str) -> str:
+    """Compact face used on buttons and in lists: '🟥4', '🌈10', '⚡ZAP'."""
+    if code.startswith("Z"):
+        return "⚡ZAP"
+    return f"{SUIT_EMOJI[code[0]]}{code[1:]}"
+
+
+def _seat_name(table: Table, seat: int | None) -> str:
+    return table.name(seat) if seat is not None else "nobody"
+
+
+class ZipZapUI:
+    key = GAME.key
+
+    def options_lines(self, table: Table) -> list[str]:
+        options = table.options
+        scoring = "cards left (lowest wins)" if options.scoring == "cards" else "first out (most wins)"
+        return [
+            f"Scoring: {scoring}",
+            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
+        ]
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        view = table.state.view(None)
+        over = view["phase"] == "over"
+        embed = discord.Embed(
+            title=f"Zip Zap — round {view['round']} of {view['rounds']}" + (" — game over" if over else ""),
+            colour=discord.Colour.gold() if not over else discord.Colour.dark_grey(),
+        )
+        top = view["top"]
+        if view["phase"] == "between_rounds":
+            embed.description = "Round over. The next round is dealt shortly (or press **Next round**)."
+        elif top is None:
+            embed.description = "Waiting for the first card."
+        else:
+            by = _seat_name(table, view["top_seat"]) if view["top_seat"] is not None else "the deck"
+            embed.description = f"Top card: **{card_label(top)}** ({card_name(top)}, from {by})"
+            if view["control"] is not None:
+                embed.description += f"\n**{table.name(view['control'])}** has control and leads any card."
+            else:
+                embed.description += "\nFirst valid card wins — open your hand with **My hand**."
+        lines = []
+        for seat in table.seats:
+            i = seat.seat
+            marker = "🎯 " if view["control"] == i else ""
+            who = f"{seat.name}" + (" 🤖" if seat.is_computer else "")
+            zap = "" if view["zap_used"][i] else " ⚡"
+            lines.append(f"{marker}**{who}** — {view['hand_counts'][i]} cards{zap} · {view['scores'][i]} pts")
+        embed.add_field(name="Players (cards left · score)", value="\n".join(lines), inline=False)
+        out = ", ".join(card_name(s + "1").split()[0] for s in view["out_of_game"]) or "none"
+        embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
+        return embed
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        assert table.state is not None
+        if table.state.view(None)["phase"] == "between_rounds":
+            return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=0)]
+        return []
+
+    def panel(
+        self, table: Table, seat: int, note: str | None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        assert table.state is not None
+        view = table.state.view(seat)
+        legal = set(table.state.legal_actions(seat))
+        hand: list[str] = view["hand"]
+        embed = discord.Embed(title=f"Your hand — {len(hand)} cards", colour=discord.Colour.green())
+        top = view["top"]
+        lines = []
+        if view["phase"] == "between_rounds":
+            lines.append("The round is over; the next one is dealt shortly.")
+        elif view["control"] == seat:
+            lines.append("**You have control: lead any card.**")
+        elif top is not None:
+            lines.append(f"Top card: **{card_label(top)}** ({card_name(top)})")
+            if view["control"] is not None:
+                lines.append(f"{table.name(view['control'])} has control.")
+        lines.append(" ".join(card_label(c) for c in hand) or "(no cards)")
+        if note:
+            lines.append(f"\n⚠️ {note}")
+        embed.description = "\n".join(lines)
+        embed.set_footer(text=f"Round {view['round']}/{view['rounds']} · your score {view['scores'][seat]}")
+        items: list[discord.ui.Item[Any]] = []
+        v = table.version
+        for i, card in enumerate(hand[:15]):
+            action = "Z" if card.startswith("Z") else card
+            playable = action in legal
+            items.append(
+                ActionButton(
+                    table.id,
+                    v,
+                    action,
+                    label=card_label(card),
+                    style=discord.ButtonStyle.success if playable else discord.ButtonStyle.secondary,
+                    disabled=not playable,
+                    row=i // 5,
+                )
+            )
+        # Play-and-Zap for the cards that can follow right now (not while leading: any card is free then).
+        if view["control"] != seat:
+            combos = [a for a in sorted(legal) if a.endswith("+Z")][:4]
+            for action in combos:
+                items.append(
+                    ActionButton(
+                        table.id,
+                        v,
+                        action,
+                        label=f"{card_label(action[:-2])} + ZAP!",
+                        style=discord.ButtonStyle.danger,
+                        row=3,
+                    )
+                )
+        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        return embed, items
+
+    def event_line(self, table: Table, event: Event) -> str:
+        if event.seat is not None and event.kind not in ("flip", "deal", "round_over", "game_over"):
+            return f"**{table.name(event.seat)}** {event.text}"
+        return event.text
+
+    def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
+        assert table.state is not None
+        view = table.state.view(None)
+        points = view["last_round_points"] or [0] * len(table.seats)
+        went_out = view["went_out"]
+        embed = discord.Embed(
+            title=f"Round {event.data.get('round', view['round'])} over",
+            description=f"**{_seat_name(table, went_out)}** went out — Zip Zap!",
+            colour=discord.Colour.orange(),
+        )
+        embed.add_field(
+            name="This round · total",
+            value="\n".join(f"{s.name}: +{points[s.seat]} · {view['scores'][s.seat]}" for s in table.seats),
+        )
+        return embed
+
+    def final_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        result = table.state.result()
+        assert result is not None
+        embed = discord.Embed(title="Zip Zap — final results", colour=discord.Colour.gold())
+        lines = []
+        for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
+            medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
+            lines.append(f"{medal} **{table.name(p.seat)}** — {p.points} pts")
+        embed.description = "\n".join(lines)
+        winners = ", ".join(table.name(s) for s in result.winners)
+        embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")
+        return embed
+
+
+class ZipZapCog(commands.Cog):
+    zipzap = app_commands.Group(
+        name="zipzap", description="Zip Zap: the real-time shedding card game", guild_only=True
+    )
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        bot.referee.register(ZipZapUI())
+
+    @zipzap.command(name="new", description="Open a Zip Zap table in this channel")
+    @app_commands.describe(
+        seats="How many seats (2–6)",
+        scoring="cards: fewest points wins; first_out: a point for going out first",
+        speed="Timers: off, relaxed or fast",
+        thread="Play in a new thread",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        seats: app_commands.Range[int, 2, 6] = 4,
+        scoring: Literal["cards", "first_out"] = "cards",
+        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        thread: bool = False,
+    ) -> None:
+        await open_table_command(
+            interaction, GAME.key, seats=seats, speed=speed, rules={"scoring": scoring}, thread=thread
+        )
+
+    @zipzap.command(name="rules", description="How to play Zip Zap, and the house rulings in force")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(embeds=rules_embeds(GAME, interaction), ephemeral=True)
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(ZipZapCog(bot))
