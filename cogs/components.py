@@ -103,6 +103,39 @@ def is_ours(custom_id: str) -> bool:
     return any(p.fullmatch(custom_id) for p in PATTERNS)
 
 
+def on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether the clicked custom_id is really on the message clicked.
+
+    discord.py drops a DynamicItem click whose custom_id is not on the message (only a forged
+    client can send one), which would leave the clicker with "This interaction failed"."""
+    message = interaction.message
+    if message is None:
+        return False
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            cid = getattr(c, "custom_id", None)
+            if cid:
+                found.append(cid)
+            walk(getattr(c, "children", None))
+
+    walk(message.components)
+    return custom_id in found
+
+
+async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) -> None:
+    """Send a click on a button that is not on its message through the normal checks."""
+    referee = _referee(interaction)
+    table = TABLE_ID.fullmatch(custom_id)
+    if table:
+        await referee.on_table_button(interaction, int(table["tid"]), table["verb"], table["arg"])
+        return
+    action = ACTION_ID.fullmatch(custom_id)
+    if action:
+        await referee.on_action_button(interaction, int(action["tid"]), int(action["ver"]), action["action"])
+
+
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     """A throwaway View to carry components; it is never stored (only DynamicItems inside)."""
     view = discord.ui.View(timeout=None)

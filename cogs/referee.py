@@ -101,6 +101,8 @@ class Referee:
         # Hooks for measurements and tests: called after every accepted change.
         self.on_change: list[Callable[[Table, list[Event]], None]] = []
         self.computer_speed = 1.0
+        # Each table's shuffle seed; tests pin it to get a known deal.
+        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**53)
         # Finished tables stay at hand for their Rematch button; after a restart the button
         # reloads the seats from the database instead.
         self.finished: dict[int, Table] = {}
@@ -154,7 +156,7 @@ class Referee:
         except ValueError as error:
             raise Refusal(str(error)) from error
         seat_list = preseated or [SeatInfo(0, host.id, _name(host))]
-        seed = random.SystemRandom().randrange(2**53)
+        seed = self.new_seed()
         settings = {"seats": seats, "rules": rules}
         try:
             tid = await self.store.create_table(
@@ -423,7 +425,11 @@ class Referee:
         try:
             version = table.version + 1
             log_before = list(table.log)
-            table.add_log([self._line(table, e) for e in events])
+            deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
+            if deal is None:
+                table.add_log([self._line(table, e) for e in events])
+            else:
+                table.add_log([self._line(table, e) for e in events[deal:]], fresh=True)
             deadline_at, deadline_action = self._deadline(table)
             over = table.state.is_over()
             results = None
@@ -814,7 +820,7 @@ class Referee:
         seats = [SeatInfo(i, s.user_id, s.name, s.computer_level) for i, s in enumerate(seats)]
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
-        table = await self.open_table(
+        await self.open_table(
             game_key=old.game.key,
             guild_id=old.guild_id,
             channel=channel,
@@ -827,7 +833,7 @@ class Referee:
         )
         await reply(
             interaction,
-            f"Rematch lobby is open — same seats. You're the host: press Start when ready.",
+            "Rematch lobby is open — same seats. You're the host: press Start when ready.",
         )
 
     # --- restart ---------------------------------------------------------------------------

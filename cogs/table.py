@@ -92,8 +92,10 @@ class Table:
     def humans(self) -> list[SeatInfo]:
         return [s for s in self.seats if not s.is_computer]
 
-    def add_log(self, lines: list[str]) -> None:
-        self.log = (self.log + lines)[-LOG_LINES:]
+    def add_log(self, lines: list[str], *, fresh: bool = False) -> None:
+        """Keep the latest public lines; ``fresh`` starts over (a new deal makes old news stale,
+        and a card named in last round's news may now sit in someone's hand)."""
+        self.log = (([] if fresh else self.log) + lines)[-LOG_LINES:]
 
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]

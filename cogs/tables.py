@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import is_ours
+from cogs.components import is_ours, on_message, route_unlisted
 from cogs.referee import Refusal, reply
 
 
@@ -53,6 +53,8 @@ class TablesCog(commands.Cog):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not is_ours(custom_id):
             await reply(interaction, "That button isn't one I recognise, so nothing happened.")
+        elif not on_message(interaction, custom_id):
+            await route_unlisted(interaction, custom_id)
 
 
 async def setup(bot: Any) -> None:

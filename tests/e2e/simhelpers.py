@@ -1,0 +1,134 @@
+"""Helpers for driving the real bot through SimCord. The only module that touches SimCord
+internals (raw interaction payloads for in-flight races and forged custom_ids)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from simcord import interactions as _interactions
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.results import InteractionResult
+
+
+def buttons(message: Any) -> list[dict[str, Any]]:
+    """Every button on a message, flattened, as component dicts (label, custom_id, disabled…)."""
+    found: list[dict[str, Any]] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            if isinstance(c, dict):
+                if c.get("type") == 2:
+                    found.append(c)
+                walk(c.get("components"))
+            else:  # a discord.py component object
+                if isinstance(c, discord.components.Button):
+                    found.append(
+                        {"label": c.label, "custom_id": c.custom_id, "disabled": c.disabled, "emoji": c.emoji}
+                    )
+                walk(getattr(c, "children", None))
+
+    walk(message.components)
+    return found
+
+
+def button_text(button: dict[str, Any]) -> str:
+    emoji = button.get("emoji")
+    name = emoji.get("name") if isinstance(emoji, dict) else (str(emoji) if emoji else "")
+    return f"{name or ''}{button.get('label') or ''}"
+
+
+ACTION = re.compile(r"ga:(\d+):(\d+):(.+)")
+
+
+def playable(message: Any) -> list[dict[str, Any]]:
+    """Enabled game-action buttons of a panel (not Refresh)."""
+    out = []
+    for b in buttons(message):
+        m = ACTION.fullmatch(b.get("custom_id") or "")
+        if m and not b.get("disabled") and m.group(3) != "refresh":
+            out.append(b)
+    return out
+
+
+def action_of(button: dict[str, Any]) -> str:
+    m = ACTION.fullmatch(button["custom_id"])
+    assert m
+    return m.group(3)
+
+
+def message_text(message: Any) -> str:
+    """Everything a person sees on a message: content, embeds, component labels."""
+    parts = [getattr(message, "content", "") or ""]
+    for embed in getattr(message, "embeds", []) or []:
+        data = embed.to_dict() if hasattr(embed, "to_dict") else embed
+        parts.append(_flatten(data))
+    for b in buttons(message):
+        parts.append(button_text(b))
+    return "\n".join(parts)
+
+
+def _flatten(data: Any) -> str:
+    if isinstance(data, dict):
+        return "\n".join(_flatten(v) for v in data.values())
+    if isinstance(data, list):
+        return "\n".join(_flatten(v) for v in data)
+    return str(data) if data is not None else ""
+
+
+@dataclass
+class InFlight:
+    """A click emitted without waiting for the bot, so several can be in flight at once."""
+
+    env: Any
+    record: Any
+
+    @property
+    def result(self) -> InteractionResult:
+        return InteractionResult(self.env, self.record)
+
+
+def emit_click(actor: Any, message: Any, custom_id: str, *, channel_id: int | None = None) -> InFlight:
+    """Queue a component interaction as ``actor`` without settling (the real client allows a
+    person to click while the bot is still busy; SimCord's own verbs settle after each one).
+    ``custom_id`` need not exist on the message: this is also how a forged button is sent."""
+    env = actor._env
+    backend = env.backend
+    channel = getattr(message, "channel_id", None) or message.channel.id
+    stored = backend.get_message(channel, message.id)
+    guild = getattr(actor, "guild", None)
+    record, payload = _interactions.base_payload(
+        backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=channel_id or stored.channel_id,
+        guild_id=guild.id if guild is not None else None,
+        user_id=actor.id,
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+    )
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    backend.emit("INTERACTION_CREATE", payload)
+    return InFlight(env, record)
+
+
+def answer_text(env: Any, flight: InFlight) -> str:
+    """What the bot answered to this very click (the callback body), even if the same ephemeral
+    message was edited again by a later click."""
+    token = flight.record.token
+    parts = [
+        _flatten(entry.json) for entry in env.http_requests if token in entry.path and entry.json is not None
+    ]
+    return "\n".join(parts)
+
+
+def reply_text(result: InteractionResult) -> str:
+    """What the clicker was told: the (ephemeral) response and any follow-ups."""
+    parts = []
+    if result.response is not None:
+        parts.append(message_text(result.response))
+    for f in result.followups:
+        parts.append(message_text(f))
+    return "\n".join(parts)
