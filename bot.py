@@ -42,6 +42,8 @@ class Settings:
     database_url: str
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # Multiplies computer players' reaction times: 2.0 = twice as slow, 0.5 = twice as quick.
+    computer_speed: float = 1.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -59,7 +61,18 @@ class Settings:
             database_url=os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=int(guild) if guild else None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+            computer_speed=_positive_float("COMPUTER_REACTION", os.environ.get("COMPUTER_REACTION", "1.0")),
         )
+
+
+def _positive_float(name: str, raw: str) -> float:
+    try:
+        value = float(raw or "1.0")
+    except ValueError:
+        raise SystemExit(f"{name} must be a number such as 1.0, not {raw!r}.") from None
+    if not 0.05 <= value <= 20:
+        raise SystemExit(f"{name} must be between 0.05 and 20, not {value}.")
+    return value
 
 
 class RefereeBot(commands.Bot):
@@ -74,6 +87,7 @@ class RefereeBot(commands.Bot):
         self.store = Store(self.database)
         self.scheduler = Scheduler()
         self.referee = Referee(self, self.store, self.scheduler)
+        self.referee.computer_speed = settings.computer_speed
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton, ActionButton)

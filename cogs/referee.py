@@ -75,11 +75,12 @@ class EditBudget:
         recent = self._edits.get(channel_id)
         if recent is None:
             return 0.0
-        while recent and now - recent[0] >= EDIT_WINDOW:
+        # Strictly older than the window: then even a closed 5-second interval holds at most 5.
+        while recent and now - recent[0] > EDIT_WINDOW:
             recent.popleft()
         if len(recent) < EDITS_PER_WINDOW:
             return 0.0
-        return (recent[0] + EDIT_WINDOW - now).total_seconds()
+        return (recent[0] + EDIT_WINDOW - now).total_seconds() + 0.01
 
     def spend(self, channel_id: int, now: datetime) -> None:
         self._edits.setdefault(channel_id, deque()).append(now)

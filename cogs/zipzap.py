@@ -45,8 +45,10 @@ class ZipZapUI:
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
         scoring = "cards left (lowest wins)" if options.scoring == "cards" else "first out (most wins)"
+        rounds = options.rounds or "one per player (two with 2–3 players)"
         return [
             f"Scoring: {scoring}",
+            f"Rounds: {rounds}",
             f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
         ]
 
@@ -195,6 +197,7 @@ class ZipZapCog(commands.Cog):
         scoring="cards: fewest points wins; first_out: a point for going out first",
         speed="Timers: off, relaxed or fast",
         thread="Play in a new thread",
+        rounds="How many rounds (default: one per player, doubled with 2 or 3 players)",
     )
     async def new(
         self,
@@ -203,9 +206,15 @@ class ZipZapCog(commands.Cog):
         scoring: Literal["cards", "first_out"] = "cards",
         speed: Literal["relaxed", "fast", "off"] = "relaxed",
         thread: bool = False,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
     ) -> None:
         await open_table_command(
-            interaction, GAME.key, seats=seats, speed=speed, rules={"scoring": scoring}, thread=thread
+            interaction,
+            GAME.key,
+            seats=seats,
+            speed=speed,
+            rules={"scoring": scoring, "rounds": rounds},
+            thread=thread,
         )
 
     @zipzap.command(name="rules", description="How to play Zip Zap, and the house rulings in force")
