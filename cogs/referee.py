@@ -13,6 +13,7 @@ import logging
 import random
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
@@ -36,6 +37,10 @@ EDIT_WINDOW = timedelta(seconds=5)
 # How soon a timer whose deadline passed while the bot was down fires after a restart.
 RESUME_GRACE_SECONDS = 2.0
 REPLACEMENT_LEVEL = "casual"
+# An open hand panel follows the table live, but at most once a second per player.
+PANEL_REFRESH = timedelta(seconds=1)
+# Interaction tokens die after 15 minutes; stop editing a panel a little before that.
+PANEL_TOKEN_LIFETIME = timedelta(minutes=14)
 SPEEDS = ("off", "relaxed", "fast")
 
 
@@ -59,6 +64,18 @@ class GameUI(Protocol):
     def final_embed(self, table: Table) -> discord.Embed: ...
 
     def options_lines(self, table: Table) -> list[str]: ...
+
+
+@dataclass
+class OpenPanel:
+    """The latest hand panel a person has open: an ephemeral reply (edited through the
+    interaction that last touched it) or a DM message (edited directly)."""
+
+    interaction: discord.Interaction[Any] | None
+    message: discord.Message | None
+    opened: datetime
+    version: int
+    edited: datetime | None = None
 
 
 class Refusal(Exception):
@@ -107,6 +124,7 @@ class Referee:
         # Finished tables stay at hand for their Rematch button; after a restart the button
         # reloads the seats from the database instead.
         self.finished: dict[int, Table] = {}
+        self.panels: dict[tuple[int, int], OpenPanel] = {}
 
     def register(self, ui: GameUI) -> None:
         self.uis[ui.key] = ui
@@ -487,12 +505,14 @@ class Referee:
                     self._spawn(self._post(table, embed))
         if table.status == "finished":
             self.scheduler.cancel_prefix(f"t{table.id}:")
+            self.refresh_panels(table)
             if render:
                 self.request_render(table)
             self._spawn(self._finish(table))
             return
         self._schedule_deadline(table)
         self.plan_computers(table)
+        self.refresh_panels(table)
         if render:
             self.request_render(table)
 
@@ -528,6 +548,46 @@ class Referee:
                 await self.act(table, None, table.deadline_action, None)
             except IllegalAction as error:
                 log.warning("timer action %s refused at table %s: %s", table.deadline_action, table.id, error)
+
+    # --- live hand panels --------------------------------------------------------------------
+
+    def refresh_panels(self, table: Table) -> None:
+        """Bring every open panel of this table up to date, each at most once a second."""
+        now = self.scheduler.now()
+        for (tid, seat), panel in list(self.panels.items()):
+            if tid != table.id or panel.version == table.version:
+                continue
+            key = f"panel{tid}:{seat}"  # not under the table's prefix: the game-over edit must survive
+            if self.scheduler.when(key) is not None:
+                continue
+            due = (panel.edited or now) + PANEL_REFRESH
+            self.scheduler.at(key, max(due, now), partial(self._refresh_panel, tid, seat))
+
+    async def _refresh_panel(self, table_id: int, seat: int) -> None:
+        panel = self.panels.get((table_id, seat))
+        table = self.tables.get(table_id) or self.finished.get(table_id)
+        if panel is None or table is None or table.state is None:
+            return
+        now = self.scheduler.now()
+        person = table.seats[seat] if seat < len(table.seats) else None
+        if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
+            del self.panels[(table_id, seat)]
+            return
+        if table.status == "playing":
+            embed, items = self.uis[table.game.key].panel(table, seat, None)
+            view: discord.ui.View | None = view_of(items)
+        else:
+            embed = discord.Embed(title="Game over", description="See the table for the results.")
+            view = None
+            del self.panels[(table_id, seat)]
+        panel.version, panel.edited = table.version, now
+        try:
+            if panel.message is not None:
+                await panel.message.edit(embed=embed, view=view)
+            elif panel.interaction is not None:
+                await panel.interaction.edit_original_response(embed=embed, view=view)
+        except discord.HTTPException:
+            self.panels.pop((table_id, seat), None)  # dismissed, expired or DMs closed: stop trying
 
     # --- computer players ------------------------------------------------------------------
 
@@ -684,6 +744,8 @@ class Referee:
             await interaction.response.edit_message(embed=embed, view=view_of(items))
         else:
             await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
+        now = self.scheduler.now()
+        self.panels[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now)
 
     async def _answer_panel_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
         embed = discord.Embed(
@@ -702,12 +764,14 @@ class Referee:
     async def _send_dm_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> None:
         embed, items = self.uis[table.game.key].panel(table, seat, None)
         try:
-            await interaction.user.send(embed=embed, view=view_of(items))
+            message = await interaction.user.send(embed=embed, view=view_of(items))
         except discord.HTTPException:
             note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
             await self._send_panel(interaction, table, seat, note)
             return
         table.seats[seat].prefers_dm = True
+        now = self.scheduler.now()
+        self.panels[(table.id, seat)] = OpenPanel(None, message, now, table.version, now)
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
 
     async def _guarded(self, interaction: discord.Interaction[Any], work: Any) -> None:
@@ -746,6 +810,7 @@ class Referee:
                 await self._edit_lobby(table)
                 return "You left the table."
             info = table.seats[seat]
+            self.panels.pop((table.id, seat), None)
             info.computer_level = REPLACEMENT_LEVEL
             info.left_at = utcnow()
             info.prefers_dm = False

@@ -81,6 +81,14 @@ class Audit:
             flags = int((inner or {}).get("flags") or 0)
             if flags & EPHEMERAL:
                 return int(record.user_id)
+            if "/messages/" in path:  # a later edit of the interaction's reply (or a follow-up)
+                target = path.rsplit("/", 1)[1]
+                message_id = record.message_id if target == "@original" else int(target)
+                if message_id is not None:
+                    message = backend.get_message(record.channel_id, message_id)
+                    return int(record.user_id) if int(message.flags or 0) & EPHEMERAL else None
+            if int(data.get("type") or 0) == 4:
+                return None  # a new, public reply
             source = getattr(record, "source_message_id", None)
             if source is not None:
                 message = backend.get_message(record.channel_id, source)

@@ -192,3 +192,47 @@ async def test_the_audit_catches_a_leaky_renderer(simcord_env, simcord_bot, monk
             await p.step()
         await env.advance_time(1)
     assert audit.leaks(), "the audit did not notice hands printed on the public table"
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_an_open_panel_follows_the_table(simcord_env, simcord_bot):
+    """Another player's card updates my open panel within a second, so my next click counts."""
+    env = simcord_env
+    seed = seed_where(3, both_can_follow)
+    _t, (alice, bob) = await started_table(env, simcord_bot, seed, cpu="casual")
+    table = simcord_bot.referee.tables[1]
+    await bob.actor.click(bob.panel, custom_id=playable(bob.panel)[0]["custom_id"])
+    await env.advance_time(1.25)
+    top = card_label(table.state.top)
+    assert f"**{top}**" in message_text(alice.panel)
+    assert all(f":{table.version}:" in b["custom_id"] for b in playable(alice.panel))
+    offered = playable(alice.panel)
+    if offered:  # if she can follow, her first click plays
+        before = table.version
+        await alice.actor.click(alice.panel, custom_id=offered[0]["custom_id"])
+        assert table.version == before + 1
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_the_audit_catches_a_panel_showing_a_neighbours_hand(simcord_env, simcord_bot, monkeypatch):
+    ui_class = type(simcord_bot.referee.uis["zipzap"])
+    original = ui_class.panel
+
+    def leaky(self: ZipZapUI, table: Any, seat: int, note: Any) -> Any:
+        embed, items = original(self, table, seat, note)
+        neighbour = table.state.hands[(seat + 1) % table.state.players]
+        embed.add_field(name="psst", value=" ".join(card_label(c) for c in neighbour))
+        return embed, items
+
+    monkeypatch.setattr(ui_class, "panel", leaky)
+    env = simcord_env
+    audit = Audit(env)
+    audit.attach(simcord_bot)
+    seed = seed_where(3, both_can_follow)
+    _t, players = await started_table(env, simcord_bot, seed, cpu="casual")
+    for _ in range(3):
+        for p in players:
+            await p.step()
+        await env.advance_time(1)
+    leaks = audit.leaks()
+    assert leaks and all("(user " in leak for leak in leaks), leaks[:3]
