@@ -16,9 +16,15 @@ import discord
 if TYPE_CHECKING:
     from cogs.referee import Referee
 
-TABLE_ID = re.compile(r"gt:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})(?::(?P<arg>[A-Za-z0-9_]{1,24}))?")
+TABLE_ID = re.compile(r"gt:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})(?::(?P<arg>[A-Za-z0-9_+>\-]{1,48}))?")
 ACTION_ID = re.compile(r"ga:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<action>[A-Za-z0-9_+>\-]{1,48})")
-PATTERNS = (TABLE_ID, ACTION_ID)
+# A select on a panel: the chosen option's value is appended to the prefix to make the action.
+SELECT_ID = re.compile(r"gs:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<prefix>[A-Za-z0-9_+>\-]{0,40})")
+# A select on a lobby (host only): the verb and the chosen value.
+LOBBY_SELECT_ID = re.compile(r"gl:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})")
+PATTERNS = (TABLE_ID, ACTION_ID, SELECT_ID, LOBBY_SELECT_ID)
+# Option values must keep the joined action inside the engine's action alphabet.
+VALUE = re.compile(r"[A-Za-z0-9_+>\-]{1,48}")
 
 
 def _referee(interaction: discord.Interaction[Any]) -> Referee:
@@ -99,6 +105,90 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
         await _referee(interaction).on_action_button(interaction, self.table_id, self.version, self.action)
 
 
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
+    """A panel select: picking option ``v`` applies the action ``prefix + v`` at this version."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        prefix: str,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gs:{table_id}:{version}:{prefix}",
+                options=options[:25],
+                placeholder=placeholder,
+                row=row,
+                disabled=disabled,
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+        self.prefix = prefix
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> ActionSelect:
+        return cls(int(match["tid"]), int(match["ver"]), match["prefix"], list(item.options) or [_NONE])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        value = _chosen(interaction)
+        await _referee(interaction).on_action_button(
+            interaction, self.table_id, self.version, self.prefix + value
+        )
+
+
+class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_SELECT_ID.pattern):
+    """A lobby select for the host, e.g. swapping two seats to arrange partners."""
+
+    def __init__(
+        self,
+        table_id: int,
+        verb: str,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gl:{table_id}:{verb}", options=options[:25], placeholder=placeholder, row=row
+            )
+        )
+        self.table_id = table_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> LobbySelect:
+        return cls(int(match["tid"]), match["verb"], list(item.options) or [_NONE])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _referee(interaction).on_table_button(
+            interaction, self.table_id, self.verb, _chosen(interaction)
+        )
+
+
+_NONE = discord.SelectOption(label="—", value="none")
+
+
+def _chosen(interaction: discord.Interaction[Any]) -> str:
+    values = (interaction.data or {}).get("values") or [""]
+    value = str(values[0])
+    # A forged value outside the action alphabet becomes one the engine will refuse.
+    return value if VALUE.fullmatch(value) else "invalid"
+
+
 def is_ours(custom_id: str) -> bool:
     return any(p.fullmatch(custom_id) for p in PATTERNS)
 
@@ -134,6 +224,17 @@ async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) 
     action = ACTION_ID.fullmatch(custom_id)
     if action:
         await referee.on_action_button(interaction, int(action["tid"]), int(action["ver"]), action["action"])
+        return
+    select = SELECT_ID.fullmatch(custom_id)
+    if select:
+        value = _chosen(interaction)
+        await referee.on_action_button(
+            interaction, int(select["tid"]), int(select["ver"]), select["prefix"] + value
+        )
+        return
+    lobby = LOBBY_SELECT_ID.fullmatch(custom_id)
+    if lobby:
+        await referee.on_table_button(interaction, int(lobby["tid"]), lobby["verb"], _chosen(interaction))
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from cogs.components import TableButton, view_of
+from cogs.components import LobbySelect, TableButton, view_of
 from cogs.scheduler import Scheduler
 from cogs.table import SeatInfo, Table
 from db.models import utcnow
@@ -45,7 +45,15 @@ SPEEDS = ("off", "relaxed", "fast")
 
 
 class GameUI(Protocol):
-    """What a game cog supplies so the shared table can draw it."""
+    """What a game cog supplies so the shared table can draw it.
+
+    Optional extras, looked up with getattr so simple games need not define them:
+    ``table_files(table) -> list[discord.File]`` (images on the table message, e.g. a board),
+    ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
+    (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
+    "My hand" button's text), ``announcements(table, events) -> list[str]`` (short public
+    messages that should ping someone, e.g. "@Bea, your decision").
+    """
 
     key: str
 
@@ -54,8 +62,11 @@ class GameUI(Protocol):
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]: ...
 
     def panel(
-        self, table: Table, seat: int, note: str | None
-    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]: ...
+        self, table: Table, seat: int, note: str | None, nav: str | None = None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        """The seat's private panel; ``nav`` is panel-only state from a "nav-…" button (e.g. the
+        pawn picked before choosing where it goes), never an engine action."""
+        ...
 
     def event_line(self, table: Table, event: Event) -> str: ...
 
@@ -114,7 +125,7 @@ class Referee:
         self.budget = EditBudget()
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
-        self._computers: dict[tuple[str, str], ComputerPlayer] = {}
+        self._computers: dict[tuple[str, str, str], ComputerPlayer] = {}
         self._background: set[asyncio.Task[Any]] = set()
         # Hooks for measurements and tests: called after every accepted change.
         self.on_change: list[Callable[[Table, list[Event]], None]] = []
@@ -125,6 +136,7 @@ class Referee:
         # reloads the seats from the database instead.
         self.finished: dict[int, Table] = {}
         self.panels: dict[tuple[int, int], OpenPanel] = {}
+        self._public_uses: dict[tuple[int, int, str], datetime] = {}
 
     def register(self, ui: GameUI) -> None:
         self.uis[ui.key] = ui
@@ -224,6 +236,9 @@ class Referee:
         embed.add_field(
             name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines), inline=False
         )
+        extra = getattr(ui, "lobby_lines", None)
+        if extra is not None and (seating := extra(table)):
+            embed.add_field(name="Seating", value="\n".join(seating), inline=False)
         embed.add_field(name="Options", value="\n".join(ui.options_lines(table)) or "—", inline=False)
         if note:
             embed.set_footer(text=note)
@@ -252,6 +267,19 @@ class Referee:
                     table.id, "cpu", level, label=f"Add computer: {level}", emoji="🤖", disabled=full, row=1
                 )
             )
+        if len(table.seats) >= 2:
+            # Seat order matters (partners sit opposite, signals go left): the host may swap
+            # neighbours; adjacent swaps reach every arrangement.
+            names = [s.name for s in table.seats]
+            options = [
+                discord.SelectOption(
+                    label=f"Swap seats {i + 1} and {i + 2}",
+                    value=f"{i}",
+                    description=f"{names[i]} ↔ {names[i + 1]}"[:100],
+                )
+                for i in range(len(names) - 1)
+            ]
+            items.append(LobbySelect(table.id, "swap", options, placeholder="Arrange seats (host)", row=2))
         return items
 
     async def _lobby_change(
@@ -295,6 +323,14 @@ class Referee:
             number = sum(1 for s in table.seats if s.is_computer) + 1
             table.seats.append(SeatInfo(len(table.seats), None, f"Robo {number} ({arg})", computer_level=arg))
             note = f"A {arg} computer player sat down."
+        elif verb == "swap":
+            self._require_host(interaction, table, "arrange the seats")
+            if arg is None or not arg.isdigit() or int(arg) + 1 >= len(table.seats):
+                raise Refusal("Those seats can't be swapped.")
+            i = int(arg)
+            table.seats[i], table.seats[i + 1] = table.seats[i + 1], table.seats[i]
+            table.renumbered()
+            note = f"Seats {i + 1} and {i + 2} swapped."
         elif verb == "cancel":
             self._require_host(interaction, table, "cancel the table")
             await self._close(table, "cancelled")
@@ -344,7 +380,9 @@ class Referee:
             deadline_action=table.deadline_action,
         )
         await interaction.response.edit_message(
-            embed=self.table_embed(table), view=view_of(self.table_items(table))
+            embed=self.table_embed(table),
+            view=view_of(self.table_items(table)),
+            attachments=self._files(table),
         )
         self._budget_spent(table)
         self._after_change(table, events, render=False)
@@ -363,13 +401,16 @@ class Referee:
             embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
         return embed
 
+    def _files(self, table: Table) -> list[discord.File]:
+        files = getattr(self.uis[table.game.key], "table_files", None)
+        return list(files(table)) if files is not None else []
+
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         if table.status != "playing":
             return []
+        label = getattr(self.uis[table.game.key], "hand_label", "My hand")
         items: list[discord.ui.Item[Any]] = [
-            TableButton(
-                table.id, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary, row=0
-            ),
+            TableButton(table.id, "hand", label=label, emoji="🃏", style=discord.ButtonStyle.primary, row=0),
             TableButton(table.id, "dm", label="Hand by DM", emoji="✉️", row=0),
         ]
         items.extend(self.uis[table.game.key].table_items(table))
@@ -382,7 +423,7 @@ class Referee:
         if table.id in self._rendering:
             self._dirty.add(table.id)
             return
-        key = f"t{table.id}:render"
+        key = f"render{table.id}"
         if self.scheduler.when(key) is not None:
             return  # an edit is already booked; it will draw whatever is latest then
         wait = self.budget.wait(table.channel_id, self.scheduler.now())
@@ -395,12 +436,14 @@ class Referee:
         self.budget.spend(table.channel_id, self.scheduler.now())
 
     async def _render(self, table_id: int) -> None:
-        table = self.tables.get(table_id)
+        # A finished table still gets its last edit: the final state is always shown. (Its key is
+        # outside the table's timer prefix, which is cancelled when the table is forgotten.)
+        table = self.tables.get(table_id) or self.finished.get(table_id)
         if table is None or table.table_message_id is None:
             return
         wait = self.budget.wait(table.channel_id, self.scheduler.now())
         if wait > 0:
-            self.scheduler.after(f"t{table.id}:render", wait, partial(self._render, table.id))
+            self.scheduler.after(f"render{table.id}", wait, partial(self._render, table.id))
             return
         self._rendering.add(table.id)
         self._budget_spent(table)
@@ -408,7 +451,11 @@ class Referee:
             message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
                 table.table_message_id
             )
-            await message.edit(embed=self.table_embed(table), view=view_of(self.table_items(table)))
+            await message.edit(
+                embed=self.table_embed(table),
+                view=view_of(self.table_items(table)),
+                attachments=self._files(table),
+            )
         except discord.HTTPException as error:
             log.warning("could not edit table %s message: %s", table.id, error)
         finally:
@@ -591,10 +638,19 @@ class Referee:
 
     # --- computer players ------------------------------------------------------------------
 
-    def computer(self, game_key: str, level: str) -> ComputerPlayer:
-        key = (game_key, level)
+    def computer(self, game_key: str, level: str, persona: str = "") -> ComputerPlayer:
+        """Computer players are stateless deciders, shared per (game, level[, persona]).
+
+        Games whose computers have a taste (``computer_persona = True`` on the Game) get one
+        per seat name, so the same computer keeps the same taste from game to game."""
+        game = get_game(game_key)
+        personal = bool(getattr(game, "computer_persona", False))
+        key = (game_key, level, persona if personal else "")
         if key not in self._computers:
-            self._computers[key] = get_game(game_key).computer_player(level, speed=self.computer_speed)
+            settings: dict[str, Any] = {"speed": self.computer_speed}
+            if personal:
+                settings["persona"] = persona
+            self._computers[key] = game.computer_player(level, **settings)
         return self._computers[key]
 
     def plan_computers(self, table: Table) -> None:
@@ -609,7 +665,7 @@ class Referee:
                 continue
             legal = table.state.legal_actions(seat.seat)
             choice = None
-            player = self.computer(table.game.key, seat.computer_level or REPLACEMENT_LEVEL)
+            player = self.computer(table.game.key, seat.computer_level or REPLACEMENT_LEVEL, seat.name)
             rng = random.Random(f"{table.seed}:{table.version}:{seat.seat}")
             view = table.state.view(seat.seat)
             if legal:
@@ -676,12 +732,11 @@ class Referee:
                 raise Refusal("You're not playing at this table, so you have no hand here.")
             await self._send_dm_panel(interaction, table, seat)
         elif verb == "act" and arg:
-            # Table-message buttons any player may press (e.g. "Next round"): same path as a panel.
+            # Public buttons any player may press (Next round, a gesture, a bid): they act on the
+            # current state, because the table message is redrawn at most once a second.
             if seat is None:
                 raise Refusal("Only the players at this table can do that.")
-            await self._apply_from_click(
-                interaction, table, seat, arg.replace("_", "+"), table.version, panel=False
-            )
+            await self._apply_public(interaction, table, seat, arg)
         else:
             raise Refusal("That button doesn't do anything any more.")
 
@@ -709,7 +764,48 @@ class Referee:
         if action == "refresh":
             await self._answer_panel(interaction, table, seat, None, edit=True)
             return
+        if action.startswith("nav-"):
+            if version != table.version:
+                note = "The table moved on; here it is now."
+                await self._answer_panel(interaction, table, seat, note, edit=True)
+            else:
+                await self._answer_panel(interaction, table, seat, None, edit=True, nav=action[4:])
+            return
         await self._apply_from_click(interaction, table, seat, action, version, panel=True)
+
+    async def _apply_public(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str
+    ) -> None:
+        cooldown = getattr(self.uis[table.game.key], "public_cooldown", None)
+        seconds = cooldown(action) if cooldown is not None else None
+        now = self.scheduler.now()
+        key = (table.id, seat, action.split("-")[0])
+        if seconds:
+            last = self._public_uses.get(key)
+            if last is not None and (now - last).total_seconds() < seconds:
+                raise Refusal(f"Easy there — once every {seconds:g} seconds.")
+        await self.act(table, seat, action, interaction.user.id)  # IllegalAction → a reason, via _guarded
+        if seconds:
+            self._public_uses[key] = now
+        # The table shows what happened; a silent acknowledgement keeps the channel quiet.
+        await interaction.response.defer()
+
+    async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
+        """A keyboard move (e.g. `/trap move c3>c4`): the same checks as a click, on the current state."""
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            await reply(interaction, "There's no table in this channel.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._command_action(interaction, table, action))
+
+    async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
+        if table.status != "playing" or table.state is None:
+            raise Refusal("There's no game running at this table.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        await self._apply_from_click(interaction, table, seat, action, table.version, panel=False)
 
     async def _apply_from_click(
         self,
@@ -723,7 +819,9 @@ class Referee:
     ) -> None:
         if version != table.version:
             latest = table.log[-1] if table.log else "the table changed"
-            note = f"Too slow — the table moved on before your click ({_plain(latest)}). Nothing was played."
+            note = (
+                f"Too slow — the table moved on before your click ({_plain(latest)}), so it changed nothing."
+            )
             await self._answer_panel(interaction, table, seat, note, edit=panel)
             return
         try:
@@ -737,9 +835,16 @@ class Referee:
             await self._answer_panel_over(interaction, edit=panel)
 
     async def _answer_panel(
-        self, interaction: discord.Interaction[Any], table: Table, seat: int, note: str | None, *, edit: bool
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        note: str | None,
+        *,
+        edit: bool,
+        nav: str | None = None,
     ) -> None:
-        embed, items = self.uis[table.game.key].panel(table, seat, note)
+        embed, items = self.uis[table.game.key].panel(table, seat, note, nav)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view_of(items))
         else:

@@ -87,11 +87,11 @@ class ZipZapUI:
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         assert table.state is not None
         if table.state.view(None)["phase"] == "between_rounds":
-            return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=0)]
+            return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=1)]
         return []
 
     def panel(
-        self, table: Table, seat: int, note: str | None
+        self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
         assert table.state is not None
         view = table.state.view(seat)

@@ -218,8 +218,8 @@ async def test_the_audit_catches_a_panel_showing_a_neighbours_hand(simcord_env, 
     ui_class = type(simcord_bot.referee.uis["zipzap"])
     original = ui_class.panel
 
-    def leaky(self: ZipZapUI, table: Any, seat: int, note: Any) -> Any:
-        embed, items = original(self, table, seat, note)
+    def leaky(self: ZipZapUI, table: Any, seat: int, note: Any, nav: Any = None) -> Any:
+        embed, items = original(self, table, seat, note, nav)
         neighbour = table.state.hands[(seat + 1) % table.state.players]
         embed.add_field(name="psst", value=" ".join(card_label(c) for c in neighbour))
         return embed, items

@@ -1,0 +1,166 @@
+"""Trap's board picture: a pure function from an engine view (rules/trap.py) to PNG bytes.
+
+No Discord here, so tests and tools can draw boards directly. The image size depends only on the board
+size: the grid with coordinates on the left, a side panel with each player's captured pieces and the
+status line at the bottom.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+CELL = 96  # pixels between neighbouring points
+MARGIN = 56  # around the grid, room for the coordinates
+PANEL = 176  # captured pieces, right of the grid
+STATUS = 44  # the prompt line under everything
+PAWN_RADIUS = 20
+
+BACKGROUND = (246, 240, 226)
+GRID = (150, 140, 120)
+ARROW = (60, 60, 60)
+FLIPPED = (214, 120, 0)
+TEXT = (40, 40, 40)
+HIGHLIGHT = (255, 214, 64)
+LAST_FROM = (140, 200, 255)
+PLAYER_FILL = ((200, 40, 40), (40, 80, 200))
+PLAYER_EDGE = ((110, 10, 10), (10, 30, 110))
+KING_MARK = (255, 215, 0)
+
+
+def image_size(size: int) -> tuple[int, int]:
+    """The picture's (width, height) for a board of ``size`` points per side."""
+    span = (size - 1) * CELL
+    return 2 * MARGIN + span + PANEL, 2 * MARGIN + span + STATUS
+
+
+@cache
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=px)
+
+
+def _xy(size: int, point: str) -> tuple[int, int]:
+    column = "abcdef".index(point[0])
+    row = int(point[1:]) - 1
+    # Row 1 at the bottom, as players read a board.
+    return MARGIN + column * CELL, MARGIN + (size - 1 - row) * CELL
+
+
+def _draw_arrow(draw: ImageDraw.ImageDraw, size: int, arrow: str, colour: tuple[int, int, int]) -> None:
+    tail, head = arrow.split(">")
+    (x0, y0), (x1, y1) = _xy(size, tail), _xy(size, head)
+    dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL
+    # The shaft sits between the pawns so pieces never hide an arrow.
+    start = (x0 + dx * (PAWN_RADIUS + 6), y0 + dy * (PAWN_RADIUS + 6))
+    tip = (x1 - dx * (PAWN_RADIUS + 6), y1 - dy * (PAWN_RADIUS + 6))
+    draw.line([start, tip], fill=colour, width=4)
+    back = 14
+    wing = 8
+    base = (tip[0] - dx * back, tip[1] - dy * back)
+    left = (base[0] - dy * wing, base[1] + dx * wing)
+    right = (base[0] + dy * wing, base[1] - dx * wing)
+    draw.polygon([tip, left, right], fill=colour)
+
+
+def _draw_pawn(
+    draw: ImageDraw.ImageDraw, centre: tuple[int, int], owner: int, king: bool, radius: int = PAWN_RADIUS
+) -> None:
+    x, y = centre
+    draw.ellipse(
+        [x - radius, y - radius, x + radius, y + radius],
+        fill=PLAYER_FILL[owner],
+        outline=PLAYER_EDGE[owner],
+        width=3,
+    )
+    if king:
+        r = radius * 0.55
+        crown = [(x - r, y + r * 0.5), (x - r, y - r * 0.4), (x - r * 0.5, y), (x, y - r * 0.7)]
+        crown += [(x + r * 0.5, y), (x + r, y - r * 0.4), (x + r, y + r * 0.5)]
+        draw.polygon(crown, fill=KING_MARK, outline=(90, 70, 0))
+
+
+def render_board(view: dict[str, Any], *, highlight: Iterable[str] = ()) -> bytes:
+    """Draw the view as a PNG. ``highlight`` rings extra points (a selected pawn and its targets);
+    the last move or drop is always marked, its flipped arrows drawn in orange."""
+    size = int(view["size"])
+    width, height = image_size(size)
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    small, label = _font(16), _font(20)
+
+    for line in view["lines"]:
+        a, b = line.split("-")
+        draw.line([_xy(size, a), _xy(size, b)], fill=GRID, width=2)
+    for index in range(size):
+        column = "abcdef"[index]
+        x, _ = _xy(size, f"{column}1")
+        draw.text((x, height - STATUS - MARGIN // 2), column, fill=TEXT, font=label, anchor="mm")
+        _, y = _xy(size, f"a{index + 1}")
+        draw.text((MARGIN // 2, y), str(index + 1), fill=TEXT, font=label, anchor="mm")
+
+    last = view.get("last") or {}
+    marked: list[tuple[str, tuple[int, int, int]]] = []
+    if last.get("kind") == "move":
+        marked += [(last["from"], LAST_FROM), (last["to"], HIGHLIGHT)]
+    elif last.get("kind") == "drop":
+        marked.append((last["point"], HIGHLIGHT))
+    marked += [(point, HIGHLIGHT) for point in highlight]
+    for point, colour in marked:
+        x, y = _xy(size, point)
+        r = PAWN_RADIUS + 9
+        draw.ellipse([x - r, y - r, x + r, y + r], outline=colour, width=5)
+    for point in (c["point"] for c in last.get("captures", [])):
+        x, y = _xy(size, point)
+        draw.line([x - 14, y - 14, x + 14, y + 14], fill=FLIPPED, width=4)
+        draw.line([x - 14, y + 14, x + 14, y - 14], fill=FLIPPED, width=4)
+
+    flipped = set(last.get("flips", []))
+    dropped = {f"{last['from']}>{last['to']}"} if last.get("kind") == "arrow" else set()
+    for arrow in view["arrows"]:
+        _draw_arrow(draw, size, arrow, FLIPPED if arrow in flipped | dropped else ARROW)
+
+    for pawn in view["pawns"]:
+        _draw_pawn(draw, _xy(size, pawn["point"]), pawn["owner"], pawn["king"])
+
+    _draw_panel(draw, view, size, small, label)
+    prompt = str(view.get("prompt", ""))
+    draw.text((MARGIN // 2, height - STATUS // 2), prompt[:90], fill=TEXT, font=small, anchor="lm")
+
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _draw_panel(
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    size: int,
+    small: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    label: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+) -> None:
+    left = 2 * MARGIN + (size - 1) * CELL - 8
+    top = MARGIN - 24
+    names = view.get("labels", ["A", "B"])
+    colours = view.get("colours", ["red", "blue"])
+    counts = view.get("piece_counts", [0, 0])
+    for seat in (0, 1):
+        y = top + seat * ((size - 1) * CELL // 2 + 24)
+        turn = " ◀" if view.get("to_move") == seat else ""
+        _draw_pawn(draw, (left + 12, y + 10), seat, False, radius=10)
+        draw.text(
+            (left + 30, y + 10), f"{names[seat]} {colours[seat]}{turn}", fill=TEXT, font=label, anchor="lm"
+        )
+        draw.text((left + 4, y + 34), f"on board: {counts[seat]}", fill=TEXT, font=small, anchor="lm")
+        lost = view.get("captured", [[], []])[seat]
+        draw.text((left + 4, y + 56), f"captured: {len(lost)}", fill=TEXT, font=small, anchor="lm")
+        for index, piece in enumerate(lost[:12]):
+            cx = left + 14 + (index % 6) * 26
+            cy = y + 82 + (index // 6) * 26
+            _draw_pawn(draw, (cx, cy), seat, bool(piece.get("king")), radius=10)
+    result = view.get("result")
+    if result:
+        draw.text((left + 4, top + (size - 1) * CELL + 28), "Game over", fill=TEXT, font=label, anchor="lm")
