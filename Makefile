@@ -1,11 +1,12 @@
-# Two commands do all the set-up on a fresh machine (Python 3.11+):
+# Two commands do all the set-up on a fresh machine (Python 3.11+), plus one to try it offline:
+#   make offline  creates .venv, installs the bot and the offline extra, plays in a browser (no Discord)
 #   make run    creates .venv, installs the bot, runs it (SQLite created and migrated on first start)
 #   make test   creates .venv, installs the bot and its test tools, runs ruff and the test suite
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint offline bench clean
 
 $(VENV)/.bot: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +17,13 @@ $(VENV)/.bot: pyproject.toml
 $(VENV)/.test: $(VENV)/.bot
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $@
+
+$(VENV)/.offline: $(VENV)/.bot
+	$(PY) -m pip install --quiet -e ".[offline]"
+	touch $@
+
+offline: $(VENV)/.offline
+	$(PY) bot.py --offline $(ARGS)
 
 run: $(VENV)/.bot
 	$(PY) bot.py

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +125,25 @@ def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Alembic narrates every plugin it loads; its warnings and errors are what matter here.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    if "--offline" in argv:
+        from cogs.offline import run_offline
+
+        # The real bot on a simulated Discord: no token, no network, its own database file.
+        def offline_settings(url: str) -> Settings:
+            return replace(settings, token=None, database_url=os.environ.get("OFFLINE_DATABASE_URL") or url)
+
+        return run_offline(argv, offline_settings, lambda s: create_bot(s))
+    if argv:
+        print(
+            f"Unknown arguments {' '.join(argv)!r}. Use no arguments to run the bot, or --offline.",
+            file=sys.stderr,
+        )
+        return 2
     if settings.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
