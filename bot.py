@@ -5,6 +5,7 @@ python bot.py            # run the bot (needs DISCORD_TOKEN in .env)
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import sys
@@ -23,7 +24,16 @@ from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'referee.sqlite3'}"
-EXTENSIONS = ("cogs.tables", "cogs.zipzap", "cogs.stats")
+# The shared cogs, then one per game. A game cog still being written is simply absent.
+EXTENSIONS = (
+    "cogs.tables",
+    "cogs.stats",
+    "cogs.zipzap",
+    "cogs.zaptrap",
+    "cogs.spytrap",
+    "cogs.gifttrap",
+    "cogs.trap",
+)
 
 log = logging.getLogger("referee")
 
@@ -92,6 +102,8 @@ class RefereeBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton, ActionButton)
         for name in EXTENSIONS:
+            if importlib.util.find_spec(name) is None:
+                continue
             await self.load_extension(name)
         resumed = await self.referee.resume()
         if resumed:
