@@ -52,7 +52,8 @@ class GameUI(Protocol):
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
     "My hand" button's text), ``announcements(table, events) -> list[str]`` (short public
-    messages that should ping someone, e.g. "@Bea, your decision").
+    messages that should ping someone, e.g. "@Bea, your decision"), ``signal_rows(table) ->
+    list[dict]`` (a finished game's secret signals, stored in the signals table).
     """
 
     key: str
@@ -464,6 +465,16 @@ class Referee:
             self._dirty.discard(table.id)
             self.request_render(table)
 
+    async def _say(self, table: Table, text: str) -> None:
+        """A short public line that pings the people it mentions (e.g. whose decision it is)."""
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            await channel.send(
+                text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
+            )
+        except discord.HTTPException as error:
+            log.warning("could not post to table %s: %s", table.id, error)
+
     async def _post(
         self, table: Table, embed: discord.Embed, items: list[discord.ui.Item[Any]] | None = None
     ) -> None:
@@ -518,6 +529,7 @@ class Referee:
                 results=results,
                 guild_id=table.guild_id,
                 game=table.game.key,
+                signals=self._signal_rows(table) if over else (),
             )
         except BaseException:
             table.state = table.game.from_json(before)
@@ -529,6 +541,12 @@ class Referee:
             table.status = "finished"
         self._after_change(table, events)
         return events
+
+    def _signal_rows(self, table: Table) -> list[dict[str, Any]]:
+        """A game with secret signals says which were chosen (GameUI.signal_rows), stored with
+        the final action so the record of the game keeps them."""
+        rows = getattr(self.uis[table.game.key], "signal_rows", None)
+        return list(rows(table)) if rows is not None else []
 
     def _line(self, table: Table, event: Event) -> str:
         return self.uis[table.game.key].event_line(table, event)
@@ -550,6 +568,10 @@ class Referee:
                 embed = ui.round_embed(table, event)
                 if embed is not None:
                     self._spawn(self._post(table, embed))
+        announce = getattr(ui, "announcements", None)
+        if announce is not None and table.status == "playing":
+            for text in announce(table, events):
+                self._spawn(self._say(table, text))
         if table.status == "finished":
             self.scheduler.cancel_prefix(f"t{table.id}:")
             self.refresh_panels(table)

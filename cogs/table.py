@@ -50,7 +50,7 @@ class Table:
     channel_id: int
     game: Game[Any]
     host_id: int
-    settings: dict[str, Any]  # {"seats": n, "rules": {game options json}}
+    settings: dict[str, Any]  # {"seats": n, "rules": {game options json}, "timers": {name: seconds}}
     speed: str
     seed: int
     status: str = "lobby"
@@ -101,6 +101,10 @@ class Table:
         return [s.spec() for s in self.seats]
 
     def timer_seconds(self, timer: str) -> float | None:
+        """A table option (settings["timers"], e.g. Zap or Trap's lull time) beats the speed's."""
+        override = self.settings.get("timers", {}).get(timer)
+        if override is not None and self.speed != "off":
+            return float(override)
         return self.game.timers.get(self.speed, {}).get(timer)
 
     @classmethod

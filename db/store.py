@@ -176,8 +176,10 @@ class Store:
         results: Sequence[SeatResult] | None = None,
         guild_id: int | None = None,
         game: str | None = None,
+        signals: Sequence[dict[str, Any]] = (),
     ) -> None:
-        """The action row, the new snapshot and (at the end) results and standings: one transaction."""
+        """The action row, the new snapshot and (at the end) results, standings and the game's
+        secret signals (``{"round", "team", "seat", "gesture"}`` each): one transaction."""
         async with self.db.sessions() as session, session.begin():
             session.add(ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, actor_id=actor_id))
             values: dict[str, Any] = {
@@ -197,6 +199,16 @@ class Store:
             if results is not None:
                 assert seats is not None and guild_id is not None and game is not None
                 await _record_results(session, game_id, guild_id, game, seats, results)
+            session.add_all(
+                Signal(
+                    game_id=game_id,
+                    round=s["round"],
+                    team=s.get("team"),
+                    seat=s.get("seat"),
+                    gesture=s["gesture"],
+                )
+                for s in signals
+            )
 
     async def update_seats(self, game_id: int, version: int, seats: Sequence[SeatSpec]) -> None:
         await self.save_lobby(game_id, version, seats)
