@@ -172,6 +172,7 @@ class Referee:
         speed: str,
         rules: dict[str, Any],
         preseated: list[SeatInfo] | None = None,
+        timers: dict[str, float] | None = None,
     ) -> Table:
         """Create a lobby in ``channel`` and post its message. Refusal if the channel is busy."""
         game = get_game(game_key)
@@ -189,7 +190,9 @@ class Referee:
             raise Refusal(str(error)) from error
         seat_list = preseated or [SeatInfo(0, host.id, _name(host))]
         seed = self.new_seed()
-        settings = {"seats": seats, "rules": rules}
+        settings: dict[str, Any] = {"seats": seats, "rules": rules}
+        if timers:
+            settings["timers"] = {name: float(seconds) for name, seconds in timers.items()}
         try:
             tid = await self.store.create_table(
                 guild_id=guild_id,
@@ -1023,6 +1026,7 @@ class Referee:
             speed=old.speed,
             rules=old.settings.get("rules", {}),
             preseated=seats,
+            timers=old.settings.get("timers"),
         )
         await reply(
             interaction,

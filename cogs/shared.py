@@ -29,6 +29,7 @@ async def open_table_command(
     speed: str,
     rules: dict[str, Any],
     thread: bool,
+    timers: dict[str, float] | None = None,
 ) -> None:
     """Shared by every game's `/… new`: open a lobby here or in a fresh thread."""
     referee = interaction.client.referee  # type: ignore[attr-defined]
@@ -56,6 +57,7 @@ async def open_table_command(
             seats=seats,
             speed=speed,
             rules=rules,
+            timers=timers,
         )
     except Refusal as refusal:
         await reply(interaction, str(refusal))
