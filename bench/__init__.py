@@ -1,0 +1,1 @@
+"""Measurements (not tests): run as python -m bench.<name>."""
