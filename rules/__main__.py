@@ -19,7 +19,9 @@ from rules.selfplay import play_game
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()] or list(
+        game.computer_levels
+    )
     for level in levels:
         if level not in game.computer_levels:
             print(f"Unknown level {level!r}; {game.title} has: {', '.join(game.computer_levels)}.")
@@ -100,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=10)
     sp.add_argument("--players", type=int, default=4)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--levels", default="casual,sharp", help="comma-separated, repeated round the table")
+    sp.add_argument(
+        "--levels",
+        default="",
+        help="comma-separated, repeated round the table (default: the game's own levels)",
+    )
     sp.add_argument("--options", default="", help='game options as JSON, e.g. \'{"scoring": "first_out"}\'')
     sp.add_argument("--timers", default="relaxed", help="table speed whose timers apply")
     sp.add_argument("--record", help="write the first game as a recorded-game JSON file")

@@ -1,0 +1,1130 @@
+"""GiftTRAP: a party game of secret giving and getting (RULINGS.md §4).
+
+A round: the dealer picks a pack (a price tier), players + 1 gifts are laid out on numbered spaces,
+everyone secretly gives each other player one gift and secretly ranks the gifts with four tokens,
+then the table reveals every received gift, one at a time, moving the GIVE and GET markers.
+
+Seats are 0-based everywhere (actions, views, event data); event *texts* call another seat
+"seat N" with N 1-based, as a renderer without names would; renderers should prefer the data.
+
+Actions (letters, digits and ``-`` only):
+- ``pack-1`` … ``pack-4``: the dealer picks the $, $$, $$$ or $$$$ pack (the referee, seat None,
+  sends the seeded default when the ``pack`` timer runs out).
+- ``give-<seat>-<n>``: give gift ``n`` to that seat (replaces the gift chosen for that seat before).
+- ``givemore-<seat>`` / ``givemore-none``: put your Give More card with the gift for that seat, or
+  take it back.
+- ``rank-great-<n>``, ``rank-good-<n>``, ``rank-ok-<n>``, ``rank-noway-<n>``: put that token on gift
+  ``n`` (moving it from where it was); ``unrank-<n>`` takes your token off gift ``n``.
+- ``getmore-<seat>`` / ``getmore-none``: put your Get More card under that giver's gift, or take it back.
+- ``ready``: lock your choices in (they must be complete); no more changes this round.
+- ``gifttrap-<n>``: play your once-a-game GiftTRAP card on gift ``n`` (choosing phase or reveal).
+- ``next``: start the next round (any seat, or the referee on the ``next_round`` timer).
+- System actions (seat None): ``fill`` (``choosing`` timer: complete the choices of everyone not ready),
+  ``reveal`` (``reveal_step`` timer: reveal the next received gift), ``pack-<k>`` and ``next``.
+
+Spectator view (``view(None)``), every key:
+- ``game`` "gifttrap"; ``seat`` None (the seat number in a seat's view); ``players``.
+- ``phase``: "pack" (the dealer picks), "choosing", "reveal", "between_rounds" or "over".
+- ``round`` (1-based); ``dealer`` (seat); ``pack`` (1–4 or None before the pick); ``price`` ("$"…"$$$$"
+  or None); ``default_pack``: the pack the referee picks if the dealer's time runs out (None after).
+- ``layout``: the gifts of this round, ``[{"space": n, "gift": id, "name", "emoji", "tags": [...]}]``
+  (empty before the pick).
+- ``ready``: per seat, whether that player has locked in their choices this round.
+- ``filled``: per seat, whether the referee completed that player's choices when time ran out.
+- ``track_length`` (GIFTED space; GO is 0); ``give_track`` / ``get_track``: each seat's marker.
+- ``strategy_cards``: whether Give More, Get More and GiftTRAP are in play.
+- ``gifttrap_used``: per seat, whether that player's GiftTRAP card is spent (once a game).
+- ``trapped``: this round's GiftTRAP cards, ``[{"space", "gift", "seat", "at": reveals done then}]``.
+- ``reveal_order``: ``[[receiver, giver], …]`` in reveal order (public: everyone gives everyone);
+  ``reveal_next``: how many have been revealed.
+- ``revealed``: the revealed gifts of this round, oldest first, each ``{"receiver", "giver", "space",
+  "gift", "name", "emoji", "token" ("great"/"good"/"ok"/"noway" or None for NO MATCH), "points" (3, 2,
+  1, −4 or −1), "trapped", "give_more", "get_more", "receiver_points", "giver_points" (movement after
+  doubling, 0 when trapped), "receiver_moved", "giver_moved" (what the markers really moved, after
+  stopping at GO or GIFTED), "get", "give" (the two markers after the move), "why" (the doubling and
+  GiftTRAP reasons as sentences)}``.
+- ``rankings``: per seat, that player's four tokens ``{"great": n, "good": n, "ok": n, "noway": n}``
+  once they are turned up in the reveal (at the player's first revealed gift), else None.
+- ``history``: earlier rounds, public record: ``[{"round", "dealer", "pack", "layout" (as above),
+  "revealed" (as above but only "receiver", "giver", "space", "token", "points", "trapped",
+  "give_more", "get_more", "receiver_points", "giver_points"), "rankings" (every seat's tokens),
+  "trapped", "give_track", "get_track" (markers at the round's end), "winners"}]``; computer players
+  learn tastes from it.
+- ``winners``: the seats that won (empty until the game is over).
+A seat's view adds ``my``: ``{"gives": per receiver seat the space given or None (None for yourself),
+"give_more": receiver seat or None, "ranks": {token: space} placed so far, "get_more": giver seat or
+None, "ready", "to_give": receivers still without a gift, "to_rank": tokens not yet placed,
+"gifttrap_available": whether you may play GiftTRAP now}``.
+
+Event kinds (all public; ``data`` per kind):
+- ``round_start`` {round, dealer}; ``pack`` {round, pack, price, layout: [gift ids], by_referee}.
+- ``ready`` {seat}; ``filled`` {seat} (no detail of what was filled in); ``reveal_start`` {order}.
+- ``ranking`` {seat, ranks}; ``gift`` (one revealed gift: the record described under ``revealed``).
+- ``gifttrap`` {seat, space, gift, during: "choosing"|"reveal"}.
+- ``round_over`` {round, give_track, get_track, winners}; ``game_over`` {winners, give_track, get_track}.
+The private choices (give, rank, Give More, Get More) produce no event at all.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rules.base import (
+    JSON,
+    Action,
+    ComputerPlayer,
+    Event,
+    Game,
+    IllegalAction,
+    Placement,
+    QuietAction,
+    Result,
+    State,
+)
+
+GIFTS_FILE = Path(__file__).resolve().parent / "data" / "gifts.json"
+TOKENS = ("great", "good", "ok", "noway")
+TOKEN_POINTS = {"great": 3, "good": 2, "ok": 1, "noway": -4}
+TOKEN_LABELS = {"great": "GREAT +3", "good": "GOOD +2", "ok": "OK +1", "noway": "NO WAY −4"}
+NO_MATCH = -1
+NO_MATCH_LABEL = "NO MATCH −1"
+GO = 0
+DEFAULT_TRACK_LENGTH = 20  # [H] RULINGS §4
+PACKS = (1, 2, 3, 4)
+# What the public history keeps of each revealed gift (the gift's name and emoji are in its layout).
+HISTORY_KEYS = (
+    "receiver",
+    "giver",
+    "space",
+    "token",
+    "points",
+    "trapped",
+    "give_more",
+    "get_more",
+    "receiver_points",
+    "giver_points",
+)
+
+
+@dataclass(frozen=True)
+class Gift:
+    id: str
+    name: str
+    emoji: str
+    tags: tuple[str, ...]
+    pack: int
+
+    def to_json(self) -> JSON:
+        return {"gift": self.id, "name": self.name, "emoji": self.emoji, "tags": list(self.tags)}
+
+    @property
+    def label(self) -> str:
+        return f"{self.emoji} {self.name}"
+
+
+def load_gifts(path: Path = GIFTS_FILE) -> tuple[dict[int, str], dict[int, list[Gift]]]:
+    """The price of each pack and its gifts, from the project's own gift list."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    prices: dict[int, str] = {}
+    packs: dict[int, list[Gift]] = {}
+    for pack in data["packs"]:
+        number = int(pack["pack"])
+        prices[number] = str(pack["price"])
+        packs[number] = [
+            Gift(g["id"], g["name"], g["emoji"], tuple(g["tags"]), number) for g in pack["gifts"]
+        ]
+    return prices, packs
+
+
+PRICES, PACK_GIFTS = load_gifts()
+GIFTS: dict[str, Gift] = {g.id: g for gifts in PACK_GIFTS.values() for g in gifts}
+
+
+def seat_name(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class GiftTrapOptions:
+    track_length: int = DEFAULT_TRACK_LENGTH  # the GIFTED space
+    strategy_cards: bool = True  # Give More, Get More and GiftTRAP
+
+    def __post_init__(self) -> None:
+        length = self.track_length
+        if isinstance(length, bool) or not isinstance(length, int) or not 5 <= length <= 60:
+            raise ValueError("The track length must be a whole number from 5 to 60.")
+        if not isinstance(self.strategy_cards, bool):
+            raise ValueError("strategy_cards must be true or false.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing actions
+
+
+@dataclass(frozen=True)
+class Move:
+    verb: str  # pack, give, givemore, rank, unrank, getmore, ready, gifttrap, next, fill, reveal
+    seat: int | None = None  # the other seat named in the action (None: "none")
+    space: int | None = None
+    token: str | None = None
+    pack: int | None = None
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and str(int(text)) == text else None
+
+
+def parse_action(action: Action) -> Move:
+    parts = action.split("-")
+    verb = parts[0]
+    if verb in ("ready", "next", "fill", "reveal") and len(parts) == 1:
+        return Move(verb)
+    if verb == "pack" and len(parts) == 2 and (k := _number(parts[1])) is not None:
+        return Move("pack", pack=k)
+    if verb == "give" and len(parts) == 3:
+        seat, space = _number(parts[1]), _number(parts[2])
+        if seat is not None and space is not None:
+            return Move("give", seat=seat, space=space)
+    if verb in ("givemore", "getmore") and len(parts) == 2:
+        if parts[1] == "none":
+            return Move(verb)
+        if (seat := _number(parts[1])) is not None:
+            return Move(verb, seat=seat)
+    if verb == "rank" and len(parts) == 3 and parts[1] in TOKENS and (n := _number(parts[2])) is not None:
+        return Move("rank", space=n, token=parts[1])
+    if verb in ("unrank", "gifttrap") and len(parts) == 2 and (n := _number(parts[1])) is not None:
+        return Move(verb, space=n)
+    raise IllegalAction(
+        f"'{action}' is not a GiftTRAP action: try 'give-1-3', 'rank-great-2', 'ready' or 'gifttrap-4'."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+
+
+class GiftTrapState(State):
+    def __init__(self, players: int, options: GiftTrapOptions, seed: int) -> None:
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.round = 1
+        self.phase = "pack"
+        self.dealer = 0
+        self.pack: int | None = None
+        self.layout: list[str] = []  # gift ids, space n is layout[n - 1]
+        self.seen: list[str] = []  # gifts laid out in earlier rounds, avoided while others remain
+        self.gives: list[list[int | None]] = []
+        self.give_more: list[int | None] = []
+        self.ranks: list[dict[str, int]] = []
+        self.get_more: list[int | None] = []
+        self.ready: list[bool] = []
+        self.filled: list[bool] = []
+        self.trap_used = [False] * players
+        self.trapped: list[JSON] = []
+        self.reveal_order: list[list[int]] = []
+        self.revealed: list[JSON] = []
+        self.ranking_shown: list[bool] = []
+        self.give_track = [GO] * players
+        self.get_track = [GO] * players
+        self.history: list[JSON] = []
+        self.winners: list[int] = []
+        self.opening_events: list[Event] = []
+        self._history_cache: tuple[int, str] = (0, "[]")
+        self._clear_choices()
+
+    @property
+    def length(self) -> int:
+        return self.options.track_length
+
+    def _rng(self, label: str) -> random.Random:
+        # A fresh RNG per round and purpose, derived from the seed, keeps the JSON small and reloads exact.
+        return random.Random(f"gifttrap:{self.seed}:round{self.round}:{label}")
+
+    def _clear_choices(self) -> None:
+        n = self.players
+        self.gives = [[None] * n for _ in range(n)]
+        self.give_more = [None] * n
+        self.ranks = [{} for _ in range(n)]
+        self.get_more = [None] * n
+        self.ready = [False] * n
+        self.filled = [False] * n
+        self.trapped = []
+        self.reveal_order = []
+        self.revealed = []
+        self.ranking_shown = [False] * n
+
+    # -- round set-up -------------------------------------------------------------------------
+
+    def _start_round(self, events: list[Event]) -> None:
+        self.phase = "pack"
+        self.pack = None
+        self.layout = []
+        self._clear_choices()
+        events.append(
+            Event(
+                "round_start",
+                f"deals round {self.round} and picks the pack.",
+                self.dealer,
+                {"round": self.round, "dealer": self.dealer},
+            )
+        )
+
+    def default_pack(self) -> int:
+        return self._rng("pack").choice(PACKS)
+
+    def draw_layout(self, pack: int) -> list[str]:
+        """players + 1 gifts of the pack, preferring gifts nobody has seen yet this game."""
+        rng = self._rng("layout")
+        pool = [g.id for g in PACK_GIFTS[pack]]
+        fresh = [g for g in pool if g not in self.seen]
+        needed = self.players + 1
+        rng.shuffle(fresh)
+        chosen = fresh[:needed]
+        if len(chosen) < needed:
+            stale = [g for g in pool if g in self.seen]
+            rng.shuffle(stale)
+            chosen += stale[: needed - len(chosen)]
+        return chosen
+
+    def _lay_out(self, pack: int, layout: list[str], by_referee: bool, events: list[Event]) -> None:
+        self.pack = pack
+        self.layout = list(layout)
+        self.seen += [g for g in layout if g not in self.seen]
+        self.phase = "choosing"
+        price = PRICES[pack]
+        names = ", ".join(f"{n}. {GIFTS[g].label}" for n, g in enumerate(layout, 1))
+        data = {
+            "round": self.round,
+            "pack": pack,
+            "price": price,
+            "layout": list(layout),
+            "by_referee": by_referee,
+        }
+        if by_referee:
+            text = f"Time is up: the referee picks the {price} pack. The gifts: {names}."
+            events.append(Event("pack", text, None, data))
+        else:
+            events.append(Event("pack", f"picked the {price} pack. The gifts: {names}.", self.dealer, data))
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def spaces(self) -> int:
+        return len(self.layout)
+
+    def gift_at(self, space: int) -> Gift:
+        return GIFTS[self.layout[space - 1]]
+
+    def gift_label(self, space: int) -> str:
+        return f"gift {space} ({self.gift_at(space).label})"
+
+    def is_trapped(self, space: int) -> bool:
+        return any(t["space"] == space for t in self.trapped)
+
+    def to_give(self, seat: int) -> list[int]:
+        return [r for r in range(self.players) if r != seat and self.gives[seat][r] is None]
+
+    def to_rank(self, seat: int) -> list[str]:
+        return [t for t in TOKENS if t not in self.ranks[seat]]
+
+    def can_gifttrap(self, seat: int) -> bool:
+        return (
+            self.options.strategy_cards and not self.trap_used[seat] and self.phase in ("choosing", "reveal")
+        )
+
+    def legal_actions(self, seat: int | None) -> list[Action]:
+        if self.phase == "over":
+            return []
+        if seat is None:
+            return {
+                "pack": [f"pack-{k}" for k in PACKS],
+                "choosing": ["fill"],
+                "reveal": ["reveal"],
+                "between_rounds": ["next"],
+            }[self.phase]
+        if not 0 <= seat < self.players:
+            return []
+        if self.phase == "pack":
+            return [f"pack-{k}" for k in PACKS] if seat == self.dealer else []
+        if self.phase == "between_rounds":
+            return ["next"]
+        actions: list[Action] = []
+        spaces = range(1, self.spaces + 1)
+        if self.phase == "choosing" and not self.ready[seat]:
+            mine = self.gives[seat]
+            given = {s for s in mine if s is not None}
+            for r in range(self.players):
+                if r != seat:
+                    actions += [f"give-{r}-{n}" for n in spaces if n not in given]
+            if self.options.strategy_cards:
+                current = self.give_more[seat]
+                actions += [f"givemore-{r}" for r in range(self.players) if r not in (seat, current)]
+                if current is not None:
+                    actions.append("givemore-none")
+            holding = {space: token for token, space in self.ranks[seat].items()}
+            for token in TOKENS:
+                actions += [f"rank-{token}-{n}" for n in spaces if n not in holding]
+            actions += [f"unrank-{n}" for n in sorted(holding)]
+            if self.options.strategy_cards:
+                current = self.get_more[seat]
+                actions += [f"getmore-{g}" for g in range(self.players) if g not in (seat, current)]
+                if current is not None:
+                    actions.append("getmore-none")
+            if not self.to_give(seat) and not self.to_rank(seat):
+                actions.append("ready")
+        if self.can_gifttrap(seat):
+            actions += [f"gifttrap-{n}" for n in spaces if not self.is_trapped(n)]
+        return actions
+
+    # -- checking -----------------------------------------------------------------------------
+
+    def _check(self, seat: int | None, move: Move) -> None:
+        """Raise IllegalAction with a reason if the move is not allowed now; changes nothing."""
+        if self.phase == "over":
+            raise IllegalAction("The game is over.")
+        verb = move.verb
+        if verb in ("fill", "reveal"):
+            if seat is not None:
+                raise IllegalAction("Only the referee fills in choices or turns up the next gift.")
+            wanted = "choosing" if verb == "fill" else "reveal"
+            if self.phase != wanted:
+                raise IllegalAction(f"There is nothing to {'fill in' if verb == 'fill' else 'reveal'} now.")
+            return
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalAction("That seat is not at this table.")
+        if verb == "next":
+            if self.phase != "between_rounds":
+                raise IllegalAction("The round is still going: the next round starts after the reveal.")
+            return
+        if verb == "pack":
+            self._check_pack(seat, move)
+            return
+        if seat is None:
+            raise IllegalAction("Only a player can do that.")
+        if verb == "gifttrap":
+            self._check_gifttrap(seat, move)
+            return
+        if self.phase != "choosing":
+            raise IllegalAction(self._not_choosing_reason())
+        if self.ready[seat]:
+            raise IllegalAction("You are ready: your choices are locked in for this round.")
+        if verb in ("givemore", "getmore") and not self.options.strategy_cards:
+            raise IllegalAction("Strategy cards are not in play at this table.")
+        if verb == "give":
+            self._check_give(seat, move)
+        elif verb == "givemore":
+            self._check_card_on(seat, move.seat, "Give More", "with the gift for", self.give_more[seat])
+        elif verb == "getmore":
+            self._check_card_on(seat, move.seat, "Get More", "under the gift from", self.get_more[seat])
+        elif verb == "rank":
+            self._check_rank(seat, move)
+        elif verb == "unrank":
+            assert move.space is not None
+            self._check_space(move.space)
+            if move.space not in self.ranks[seat].values():
+                raise IllegalAction(f"You have no token on gift {move.space}.")
+        elif verb == "ready":
+            self._check_ready(seat)
+
+    def _not_choosing_reason(self) -> str:
+        if self.phase == "pack":
+            return "The gifts are not laid out yet: the dealer is picking the pack."
+        if self.phase == "reveal":
+            return "The reveal has begun: choices are locked in until the next round."
+        return "The round is over: choices open again when the next round's gifts are laid out."
+
+    def _check_pack(self, seat: int | None, move: Move) -> None:
+        if self.phase != "pack":
+            raise IllegalAction("The pack for this round is already picked.")
+        if seat is not None and seat != self.dealer:
+            raise IllegalAction("Only the dealer picks the pack this round.")
+        if move.pack not in PACKS:
+            raise IllegalAction("Pick pack 1, 2, 3 or 4 ($ to $$$$).")
+
+    def _check_space(self, space: int) -> None:
+        if not 1 <= space <= self.spaces:
+            raise IllegalAction(f"There is no gift {space}: the gifts are numbered 1 to {self.spaces}.")
+
+    def _check_give(self, seat: int, move: Move) -> None:
+        assert move.seat is not None and move.space is not None
+        receiver, space = move.seat, move.space
+        if receiver == seat:
+            raise IllegalAction("You can't give a gift to yourself: give one to each other player.")
+        if not 0 <= receiver < self.players:
+            raise IllegalAction("There is no such seat at this table.")
+        self._check_space(space)
+        if self.gives[seat][receiver] == space:
+            raise IllegalAction(f"You are already giving that player gift {space}.")
+        if space in self.gives[seat]:
+            raise IllegalAction(
+                f"You already give gift {space} to another player: you can give each gift only once. "
+                "Give that player a different gift first."
+            )
+
+    def _check_card_on(
+        self, seat: int, other: int | None, card: str, where: str, current: int | None
+    ) -> None:
+        if other is None:
+            if current is None:
+                raise IllegalAction(f"Your {card} card is not in play, so there is nothing to take back.")
+            return
+        if other == seat:
+            raise IllegalAction(f"You can't put {card} on yourself: put it {where} another player.")
+        if not 0 <= other < self.players:
+            raise IllegalAction("There is no such seat at this table.")
+        if current == other:
+            raise IllegalAction(f"Your {card} card is already {where} that player.")
+
+    def _check_rank(self, seat: int, move: Move) -> None:
+        assert move.space is not None and move.token is not None
+        self._check_space(move.space)
+        for token, space in self.ranks[seat].items():
+            if space == move.space:
+                if token == move.token:
+                    raise IllegalAction(f"Your {TOKEN_LABELS[token]} token is already on gift {space}.")
+                raise IllegalAction(
+                    f"Your {TOKEN_LABELS[token]} token is already on gift {space}: "
+                    "each token goes on a different gift."
+                )
+
+    def _check_ready(self, seat: int) -> None:
+        missing = []
+        gives = len(self.to_give(seat))
+        if gives:
+            missing.append(f"give {gives} more gift{'s' if gives > 1 else ''}")
+        tokens = self.to_rank(seat)
+        if tokens:
+            labels = [TOKEN_LABELS[t].split()[0] for t in tokens]
+            missing.append(f"place your {', '.join(labels)} token{'s' if len(tokens) > 1 else ''}")
+        if missing:
+            raise IllegalAction("Before you are ready, " + " and ".join(missing) + ".")
+
+    def _check_gifttrap(self, seat: int, move: Move) -> None:
+        if not self.options.strategy_cards:
+            raise IllegalAction("Strategy cards are not in play at this table.")
+        if self.trap_used[seat]:
+            raise IllegalAction("You have already used your GiftTRAP card: it is once a game.")
+        if self.phase not in ("choosing", "reveal"):
+            raise IllegalAction("GiftTRAP goes on a gift on the table: wait for the next round's gifts.")
+        assert move.space is not None
+        self._check_space(move.space)
+        if self.is_trapped(move.space):
+            raise IllegalAction(f"Gift {move.space} already has a GiftTRAP card on it.")
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        move = parse_action(action)
+        self._check(seat, move)
+        events: list[Event] = []
+        verb = move.verb
+        if verb == "pack":
+            assert move.pack is not None
+            self.dealer_pick(move.pack, seat is None, events)
+        elif verb == "give":
+            assert seat is not None and move.seat is not None
+            self.gives[seat][move.seat] = move.space
+        elif verb == "givemore":
+            assert seat is not None
+            self.give_more[seat] = move.seat
+        elif verb == "getmore":
+            assert seat is not None
+            self.get_more[seat] = move.seat
+        elif verb == "rank":
+            assert seat is not None and move.token is not None and move.space is not None
+            self.ranks[seat][move.token] = move.space
+        elif verb == "unrank":
+            assert seat is not None
+            self.ranks[seat] = {t: s for t, s in self.ranks[seat].items() if s != move.space}
+        elif verb == "ready":
+            assert seat is not None
+            self.ready[seat] = True
+            events.append(Event("ready", "is ready.", seat, {"seat": seat}))
+            self._maybe_start_reveal(events)
+        elif verb == "fill":
+            self._fill(events)
+        elif verb == "gifttrap":
+            assert seat is not None and move.space is not None
+            self._gifttrap(seat, move.space, events)
+        elif verb == "reveal":
+            self._reveal_next(events)
+        elif verb == "next":
+            self.round += 1
+            self.dealer = (self.dealer + 1) % self.players
+            self._start_round(events)
+        return events
+
+    def dealer_pick(self, pack: int, by_referee: bool, events: list[Event]) -> None:
+        self._lay_out(pack, self.draw_layout(pack), by_referee, events)
+
+    def _fill(self, events: list[Event]) -> None:
+        """Complete every unready player's choices by a simple seeded rule, keeping what they chose:
+        a random unused gift for each missing receiver, random free gifts for missing tokens."""
+        for seat in range(self.players):
+            if self.ready[seat]:
+                continue
+            rng = self._rng(f"fill{seat}")
+            for receiver in self.to_give(seat):
+                free = [n for n in range(1, self.spaces + 1) if n not in self.gives[seat]]
+                self.gives[seat][receiver] = rng.choice(free)
+            for token in self.to_rank(seat):
+                free = [n for n in range(1, self.spaces + 1) if n not in self.ranks[seat].values()]
+                self.ranks[seat][token] = rng.choice(free)
+            self.ready[seat] = self.filled[seat] = True
+            events.append(
+                Event("filled", "ran out of time: the referee completed their choices.", seat, {"seat": seat})
+            )
+        self._maybe_start_reveal(events)
+
+    def _maybe_start_reveal(self, events: list[Event]) -> None:
+        if not all(self.ready):
+            return
+        n = self.players
+        self.reveal_order = [
+            [receiver, (receiver + k) % n]
+            for receiver in ((self.dealer + i) % n for i in range(n))
+            for k in range(1, n)
+        ]
+        self.phase = "reveal"
+        events.append(
+            Event(
+                "reveal_start",
+                "Everyone is ready: the gifts are revealed one at a time, the dealer's first.",
+                None,
+                {"order": [list(pair) for pair in self.reveal_order]},
+            )
+        )
+
+    def _gifttrap(self, seat: int, space: int, events: list[Event]) -> None:
+        self.trap_used[seat] = True
+        gift = self.gift_at(space)
+        during = self.phase
+        self.trapped.append({"space": space, "gift": gift.id, "seat": seat, "at": len(self.revealed)})
+        events.append(
+            Event(
+                "gifttrap",
+                f"shouts GiftTRAP on {self.gift_label(space)}: from now on nobody scores from it this round.",
+                seat,
+                {"seat": seat, "space": space, "gift": gift.id, "during": during},
+            )
+        )
+
+    def _move(self, track: list[int], seat: int, amount: int) -> int:
+        before = track[seat]
+        track[seat] = max(GO, min(self.length, before + amount))
+        return track[seat] - before
+
+    def _reveal_next(self, events: list[Event]) -> None:
+        receiver, giver = self.reveal_order[len(self.revealed)]
+        if not self.ranking_shown[receiver]:
+            self.ranking_shown[receiver] = True
+            ranks = dict(self.ranks[receiver])
+            text = ", ".join(f"{TOKEN_LABELS[t]} on {self.gift_label(ranks[t])}" for t in TOKENS)
+            events.append(
+                Event(
+                    "ranking", f"turns up their tokens: {text}.", receiver, {"seat": receiver, "ranks": ranks}
+                )
+            )
+        space = self.gives[giver][receiver]
+        assert space is not None
+        gift = self.gift_at(space)
+        token = next((t for t, s in self.ranks[receiver].items() if s == space), None)
+        points = NO_MATCH if token is None else TOKEN_POINTS[token]
+        give_more = self.give_more[giver] == receiver
+        get_more = self.get_more[receiver] == giver
+        trapped = self.is_trapped(space)
+        why: list[str] = []
+        if trapped:
+            receiver_points = giver_points = 0
+            why.append("A GiftTRAP card is on this gift, so nobody scores from it.")
+        else:
+            receiver_points = points * (2 if get_more else 1)
+            giver_points = points * (2 if give_more else 1)
+            if give_more:
+                why.append("The giver's Give More card doubles the giver's move.")
+            if get_more:
+                why.append("The receiver's Get More card doubles the receiver's move.")
+        receiver_moved = self._move(self.get_track, receiver, receiver_points)
+        giver_moved = self._move(self.give_track, giver, giver_points)
+        record: JSON = {
+            "receiver": receiver,
+            "giver": giver,
+            "space": space,
+            "gift": gift.id,
+            "name": gift.name,
+            "emoji": gift.emoji,
+            "token": token,
+            "points": points,
+            "trapped": trapped,
+            "give_more": give_more,
+            "get_more": get_more,
+            "receiver_points": receiver_points,
+            "giver_points": giver_points,
+            "receiver_moved": receiver_moved,
+            "giver_moved": giver_moved,
+            "get": self.get_track[receiver],
+            "give": self.give_track[giver],
+            "why": why,
+        }
+        self.revealed.append(record)
+        label = NO_MATCH_LABEL if token is None else TOKEN_LABELS[token]
+        giver_name = seat_name(giver)
+        if trapped:
+            outcome = f"{label}, but a GiftTRAP card is on it, so nobody moves"
+        else:
+            cards = [c for c, on in (("Give More", give_more), ("Get More", get_more)) if on]
+            doubled = f" ({' and '.join(cards)} doubled)" if cards else ""
+            outcome = (
+                f"{label}{doubled}. Their GET {receiver_points:+d} to {record['get']}, "
+                f"{giver_name}'s GIVE {giver_points:+d} to {record['give']}"
+            )
+        events.append(
+            Event(
+                "gift",
+                f"unwraps {self.gift_label(space)} from {giver_name}: {outcome}.",
+                receiver,
+                _copy_json(record),
+            )
+        )
+        if len(self.revealed) == len(self.reveal_order):
+            self._end_round(events)
+
+    def _end_round(self, events: list[Event]) -> None:
+        self.winners = [
+            s
+            for s in range(self.players)
+            if self.give_track[s] == self.length and self.get_track[s] == self.length
+        ]
+        self.history.append(
+            {
+                "round": self.round,
+                "dealer": self.dealer,
+                "pack": self.pack,
+                "layout": list(self.layout),
+                "revealed": [{k: r[k] for k in HISTORY_KEYS} for r in self.revealed],
+                "rankings": [dict(r) for r in self.ranks],
+                "trapped": [dict(t) for t in self.trapped],
+                "give_track": list(self.give_track),
+                "get_track": list(self.get_track),
+                "winners": list(self.winners),
+            }
+        )
+        events.append(
+            Event(
+                "round_over",
+                f"Round {self.round} is over.",
+                None,
+                {
+                    "round": self.round,
+                    "give_track": list(self.give_track),
+                    "get_track": list(self.get_track),
+                    "winners": list(self.winners),
+                },
+            )
+        )
+        if self.winners:
+            self.phase = "over"
+            result = self.result()
+            assert result is not None
+            events.append(
+                Event(
+                    "game_over",
+                    f"The game is over. {result.summary}",
+                    None,
+                    {
+                        "winners": list(self.winners),
+                        "give_track": list(self.give_track),
+                        "get_track": list(self.get_track),
+                    },
+                )
+            )
+        else:
+            self.phase = "between_rounds"
+
+    # -- what players see ---------------------------------------------------------------------
+
+    def _layout_json(self, layout: list[str]) -> list[JSON]:
+        return [{"space": n, **GIFTS[g].to_json()} for n, g in enumerate(layout, 1)]
+
+    def _history_view(self) -> list[JSON]:
+        # Earlier rounds never change, and every view of every seat carries them: render them once
+        # and hand out fresh copies (json.loads is far cheaper than copying the dicts by hand).
+        if self._history_cache[0] != len(self.history):
+            rendered = [{**past, "layout": self._layout_json(past["layout"])} for past in self.history]
+            self._history_cache = (len(self.history), json.dumps(rendered))
+        return list(json.loads(self._history_cache[1]))
+
+    def view(self, seat: int | None) -> JSON:
+        data: JSON = {
+            "game": GiftTrap.key,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "pack": self.pack,
+            "price": None if self.pack is None else PRICES[self.pack],
+            "default_pack": self.default_pack() if self.phase == "pack" else None,
+            "layout": self._layout_json(self.layout),
+            "ready": list(self.ready),
+            "filled": list(self.filled),
+            "track_length": self.length,
+            "give_track": list(self.give_track),
+            "get_track": list(self.get_track),
+            "strategy_cards": self.options.strategy_cards,
+            "gifttrap_used": list(self.trap_used),
+            "trapped": [dict(t) for t in self.trapped],
+            "reveal_order": [list(p) for p in self.reveal_order],
+            "reveal_next": len(self.revealed),
+            "revealed": json.loads(json.dumps(self.revealed)),
+            "rankings": [dict(self.ranks[s]) if self.ranking_shown[s] else None for s in range(self.players)],
+            "history": self._history_view(),
+            "winners": list(self.winners),
+        }
+        if seat is not None and 0 <= seat < self.players:
+            data["my"] = {
+                "gives": list(self.gives[seat]),
+                "give_more": self.give_more[seat],
+                "ranks": dict(self.ranks[seat]),
+                "get_more": self.get_more[seat],
+                "ready": self.ready[seat],
+                "to_give": self.to_give(seat) if self.phase == "choosing" else [],
+                "to_rank": self.to_rank(seat) if self.phase == "choosing" else [],
+                "gifttrap_available": self.can_gifttrap(seat)
+                and any(not self.is_trapped(n) for n in range(1, self.spaces + 1)),
+            }
+        return data
+
+    def quiet_actions(self) -> list[QuietAction]:
+        if self.phase == "pack":
+            return [QuietAction("pack", f"pack-{self.default_pack()}")]
+        if self.phase == "choosing":
+            return [QuietAction("choosing", "fill")]
+        if self.phase == "reveal":
+            return [QuietAction("reveal_step", "reveal")]
+        if self.phase == "between_rounds":
+            return [QuietAction("next_round", "next")]
+        return []
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def points(self, seat: int) -> int:
+        return self.give_track[seat] + self.get_track[seat]
+
+    def result(self) -> Result | None:
+        if self.phase != "over":
+            return None
+        scores = [self.points(s) for s in range(self.players)]
+        placements = tuple(
+            Placement(s, 1 if s in self.winners else 1 + sum(1 for o in scores if o > own), own)
+            for s, own in enumerate(scores)
+        )
+        if len(self.winners) == 1:
+            summary = f"One player has both markers on GIFTED after round {self.round} and wins."
+        else:
+            summary = (
+                f"{len(self.winners)} players have both markers on GIFTED after round {self.round} "
+                "and share the win."
+            )
+        return Result(placements, summary)
+
+    def describe(self, action: Action) -> str:
+        try:
+            move = parse_action(action)
+        except IllegalAction:
+            return action
+        verb = move.verb
+        if verb == "pack":
+            return f"pick the {PRICES.get(move.pack or 0, '?')} pack"
+        if verb in ("give", "rank", "unrank", "gifttrap") and (
+            move.space is None or not 1 <= move.space <= self.spaces
+        ):
+            return action
+        if verb == "give":
+            assert move.seat is not None and move.space is not None
+            return f"give {self.gift_label(move.space)} to {seat_name(move.seat)}"
+        if verb == "rank":
+            assert move.token is not None and move.space is not None
+            return f"put {TOKEN_LABELS[move.token]} on {self.gift_label(move.space)}"
+        if verb == "unrank":
+            assert move.space is not None
+            return f"take your token off {self.gift_label(move.space)}"
+        if verb == "gifttrap":
+            assert move.space is not None
+            return f"shout GiftTRAP on {self.gift_label(move.space)}"
+        if verb in ("givemore", "getmore"):
+            card = "Give More" if verb == "givemore" else "Get More"
+            if move.seat is None:
+                return f"take back your {card} card"
+            where = "with your gift for" if verb == "givemore" else "under the gift from"
+            return f"put {card} {where} {seat_name(move.seat)}"
+        return {
+            "ready": "lock in your choices",
+            "next": "start the next round",
+            "fill": "fill in the choices of everyone not ready",
+            "reveal": "reveal the next gift",
+        }[verb]
+
+    # -- persistence --------------------------------------------------------------------------
+
+    def to_json(self) -> JSON:
+        return {
+            "game": GiftTrap.key,
+            "version": 1,
+            "players": self.players,
+            "options": GiftTrap().options_to_json(self.options),
+            "seed": self.seed,
+            "round": self.round,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "pack": self.pack,
+            "layout": list(self.layout),
+            "seen": list(self.seen),
+            "gives": [list(g) for g in self.gives],
+            "give_more": list(self.give_more),
+            "ranks": [dict(r) for r in self.ranks],
+            "get_more": list(self.get_more),
+            "ready": list(self.ready),
+            "filled": list(self.filled),
+            "trap_used": list(self.trap_used),
+            "trapped": _copy_json(self.trapped),
+            "reveal_order": [list(p) for p in self.reveal_order],
+            "revealed": _copy_json(self.revealed),
+            "ranking_shown": list(self.ranking_shown),
+            "give_track": list(self.give_track),
+            "get_track": list(self.get_track),
+            "history": _copy_json(self.history),
+            "winners": list(self.winners),
+            "opening_events": [e.to_json() for e in self.opening_events],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> GiftTrapState:
+        if data.get("game") != GiftTrap.key:
+            raise ValueError(f"Not a GiftTRAP state: game is {data.get('game')!r}.")
+        state = cls(data["players"], GiftTrap().parse_options(data["options"]), data["seed"])
+        state.round = data["round"]
+        state.phase = data["phase"]
+        state.dealer = data["dealer"]
+        state.pack = data["pack"]
+        state.layout = list(data["layout"])
+        state.seen = list(data["seen"])
+        state.gives = [list(g) for g in data["gives"]]
+        state.give_more = list(data["give_more"])
+        state.ranks = [dict(r) for r in data["ranks"]]
+        state.get_more = list(data["get_more"])
+        state.ready = list(data["ready"])
+        state.filled = list(data["filled"])
+        state.trap_used = list(data["trap_used"])
+        state.trapped = _copy_json(data["trapped"])
+        state.reveal_order = [list(p) for p in data["reveal_order"]]
+        state.revealed = _copy_json(data["revealed"])
+        state.ranking_shown = list(data["ranking_shown"])
+        state.give_track = list(data["give_track"])
+        state.get_track = list(data["get_track"])
+        state.history = _copy_json(data["history"])
+        state.winners = list(data["winners"])
+        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        return state
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+
+
+class GiftTrap(Game[GiftTrapState]):
+    key: ClassVar[str] = "gifttrap"
+    title: ClassVar[str] = "GiftTRAP"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 8
+    timers: ClassVar[dict[str, dict[str, float | None]]] = {
+        "off": {"pack": 300.0, "choosing": 900.0, "reveal_step": 5.0, "next_round": 180.0},
+        "relaxed": {"pack": 60.0, "choosing": 180.0, "reveal_step": 4.0, "next_round": 30.0},
+        "fast": {"pack": 20.0, "choosing": 90.0, "reveal_step": 2.5, "next_round": 12.0},
+    }
+    computer_levels: ClassVar[tuple[str, ...]] = ("casual", "thoughtful")
+    # Each computer seat's taste comes from its name, so people can learn it game after game.
+    computer_persona: ClassVar[bool] = True
+
+    def parse_options(self, data: JSON) -> GiftTrapOptions:
+        unknown = set(data) - {"track_length", "strategy_cards"}
+        if unknown:
+            raise ValueError(f"Unknown GiftTRAP option(s): {', '.join(sorted(unknown))}.")
+        return GiftTrapOptions(
+            track_length=data.get("track_length", DEFAULT_TRACK_LENGTH),
+            strategy_cards=data.get("strategy_cards", True),
+        )
+
+    def options_to_json(self, options: Any) -> JSON:
+        return {"track_length": options.track_length, "strategy_cards": options.strategy_cards}
+
+    def new_game(
+        self, players: int, options: Any = None, seed: int = 0, deal: JSON | None = None
+    ) -> GiftTrapState:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"GiftTRAP is for {self.min_players} to {self.max_players} players, not {players}."
+            )
+        if options is None:
+            options = GiftTrapOptions()
+        elif isinstance(options, dict):
+            options = self.parse_options(options)
+        state = GiftTrapState(players, options, seed)
+        events: list[Event] = []
+        if deal is None:
+            state._start_round(events)
+        else:
+            pack, layout = validate_deal(players, options, deal)
+            state.dealer = deal.get("dealer", 0)
+            state.give_track = list(deal.get("give", state.give_track))
+            state.get_track = list(deal.get("get", state.get_track))
+            state._start_round(events)
+            state._lay_out(pack, layout, False, events)
+        state.opening_events = events
+        return state
+
+    def from_json(self, data: JSON) -> GiftTrapState:
+        return GiftTrapState.from_json(data)
+
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+        # Imported here because the players module builds on this one's constants.
+        from rules.gifttrap_players import make_player
+
+        return make_player(level, **settings)
+
+    def rules_text(self) -> str:
+        return RULES_TEXT
+
+    def house_rulings(self, options: Any) -> list[str]:
+        if options is None:
+            options = GiftTrapOptions()
+        rulings = [
+            f"The track runs from GO (0) to GIFTED ({options.track_length}) (table option; 20 by default).",
+            "When several players have both markers on GIFTED at the end of the same round, "
+            "they share the win.",
+            "Each price pack holds at least 30 gifts written for this project; a round lays out gifts nobody "
+            "has seen yet this game while the pack still has enough.",
+            "If the dealer does not pick a pack in time, the referee picks one at random.",
+            "You may change your choices as often as you like until you press Ready; then they are locked.",
+            "Ready needs a gift for every other player and all four tokens on four different gifts.",
+            "If the choosing timer runs out, the referee completes the choices of everyone not ready "
+            "(keeping what they already chose, the rest at random) and the table is told only who.",
+            "With the timers off, a dealer who does not pick still gets a pack after 5 quiet minutes and "
+            "the choosing phase still ends after 15, so a table never hangs.",
+            "The reveal paces itself, one received gift every few seconds; each receiver's four tokens are "
+            "turned up with their first gift, so the table can react before the rest are unwrapped.",
+            "Receivers are revealed from the dealer clockwise; each receiver's gifts come from the next seat "
+            "clockwise round to the seat before them.",
+            "Markers move one gift at a time and stop at GO and GIFTED; a marker on GIFTED moves back on a "
+            "negative score.",
+            "The next round starts when any player presses Next or the between-rounds timer runs out "
+            "(3 minutes with the timers off); the dealer passes to the left.",
+            "The placing of players who did not win follows their two markers added together.",
+        ]
+        if options.strategy_cards:
+            rulings += [
+                "Give More is optional: it goes with one of your gifts each round and doubles only your own "
+                "(the giver's) move for that gift.",
+                "Get More is optional: it goes under one giver's gift each round, chosen before anything is "
+                "revealed, and doubles only your own (the receiver's) move for that gift; both cards may "
+                "double the same gift.",
+                "Doubling applies to losses too: a doubled NO WAY moves that marker back 8.",
+                "GiftTRAP may be played from the moment the gifts are laid out until the last gift is "
+                "revealed, even after you are ready; the button stays open all round.",
+                "A gift under a GiftTRAP card scores nothing for anyone from then on this round, NO MATCH "
+                "included; points already scored from it stand.",
+                "Only one GiftTRAP card can be on a gift.",
+            ]
+        else:
+            rulings.append("Strategy cards (Give More, Get More and GiftTRAP) are out of play at this table.")
+        return rulings
+
+
+def validate_deal(players: int, options: GiftTrapOptions, deal: JSON) -> tuple[int, list[str]]:
+    """Check a scenario's first round: its gifts (one pack, players + 1 distinct ids), dealer and
+    starting markers. Returns the pack and the layout."""
+    if not isinstance(deal, dict) or "layout" not in deal:
+        raise ValueError("A GiftTRAP deal needs 'layout': the gift ids laid out on spaces 1, 2, ….")
+    unknown = set(deal) - {"layout", "dealer", "give", "get"}
+    if unknown:
+        raise ValueError(f"Unknown deal key(s): {', '.join(sorted(unknown))}.")
+    layout = deal["layout"]
+    if not isinstance(layout, list) or len(layout) != players + 1:
+        raise ValueError(f"The layout must list {players + 1} gift ids for {players} players.")
+    missing = [g for g in layout if g not in GIFTS]
+    if missing:
+        raise ValueError(f"Unknown gift id(s): {', '.join(map(str, missing))}.")
+    if len(set(layout)) != len(layout):
+        raise ValueError("A gift appears twice in the layout.")
+    packs = {GIFTS[g].pack for g in layout}
+    if len(packs) != 1:
+        raise ValueError("All gifts of a layout must come from one pack.")
+    dealer = deal.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise ValueError(f"The dealer must be a seat from 0 to {players - 1}.")
+    for track in ("give", "get"):
+        if track in deal:
+            values = deal[track]
+            if (
+                not isinstance(values, list)
+                or len(values) != players
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+                or any(not GO <= v <= options.track_length for v in values)
+            ):
+                raise ValueError(
+                    f"'{track}' must list one marker position per seat, from 0 to {options.track_length}."
+                )
+    return packs.pop(), list(layout)
+
+
+RULES_TEXT = """\
+# GiftTRAP
+
+**Goal:** be the first to get both of your markers, GIVE and GET, to the GIFTED space by giving
+gifts the others love and saying honestly which gifts you would love yourself.
+
+## A round
+1. **The pack.** The dealer picks a price pack: $, $$, $$$ or $$$$. One more gift than there are
+   players is laid out on numbered spaces.
+2. **Giving, in secret.** Give each other player one gift by its number. You can give each gift only
+   once, but several people may give the same gift to one player.
+3. **Getting, in secret.** Put your four tokens on four different gifts: **GREAT +3** on the gift you
+   want most, **GOOD +2** and **OK +1** on the next two, and **NO WAY −4** on the one you want least.
+4. **Ready.** Change your mind as often as you like; pressing *Ready* locks your choices. The table
+   sees who is ready, never what they chose.
+5. **The reveal.** The gifts are unwrapped one at a time, starting with the dealer's, then clockwise.
+   Each receiver's tokens are turned up with their first gift. For every gift received, the receiver's
+   token on that gift (or **NO MATCH −1** if they put no token on it) moves the receiver's GET marker
+   and the giver's GIVE marker by the same amount.
+
+Markers never go below GO or past GIFTED, but a marker on GIFTED falls back on a negative score.
+
+## Winning
+If at the end of a round both of your markers are on GIFTED, you win; if several players make it in
+the same round, they share the win. Otherwise the dealer passes to the left and a new round begins.
+
+## Strategy cards
+- **Give More** (each round): put it with one of your gifts. It doubles *your* GIVE move for that gift.
+- **Get More** (each round): put it under one player's gift to you before the reveal. It doubles *your*
+  GET move for that gift. Doubling works both ways: a doubled NO WAY is −8.
+- **GiftTRAP** (once a game): at any moment of a round, even in the middle of the reveal, put it on a
+  gift on the table. From then on nobody scores from that gift this round; points already scored stand.
+"""
