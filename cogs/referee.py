@@ -53,7 +53,11 @@ class GameUI(Protocol):
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
     "My hand" button's text), ``announcements(table, events) -> list[str]`` (short public
     messages that should ping someone, e.g. "@Bea, your decision"), ``signal_rows(table) ->
-    list[dict]`` (a finished game's secret signals, stored in the signals table).
+    list[dict]`` (a finished game's secret signals, stored in the signals table), ``hand_emoji``,
+    and ``version_free(action) -> bool``: actions that mean the same whatever changed since the
+    panel was drawn (a swap naming both cards), so a stale panel's click goes to the engine,
+    which refuses it with its own reason if it no longer fits, instead of "too slow" — bounded by
+    ``epoch(table) -> hashable`` (e.g. the round): a click never crosses into a new epoch.
     """
 
     key: str
@@ -88,6 +92,7 @@ class OpenPanel:
     opened: datetime
     version: int
     edited: datetime | None = None
+    nav: str | None = None  # panel-only steps (a picked card) survive the live refresh
 
 
 class Refusal(Exception):
@@ -412,9 +417,11 @@ class Referee:
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         if table.status != "playing":
             return []
-        label = getattr(self.uis[table.game.key], "hand_label", "My hand")
+        ui = self.uis[table.game.key]
+        label = getattr(ui, "hand_label", "My hand")
+        emoji = getattr(ui, "hand_emoji", "🃏")
         items: list[discord.ui.Item[Any]] = [
-            TableButton(table.id, "hand", label=label, emoji="🃏", style=discord.ButtonStyle.primary, row=0),
+            TableButton(table.id, "hand", label=label, emoji=emoji, style=discord.ButtonStyle.primary, row=0),
             TableButton(table.id, "dm", label="Hand by DM", emoji="✉️", row=0),
         ]
         items.extend(self.uis[table.game.key].table_items(table))
@@ -564,6 +571,7 @@ class Referee:
 
     def _after_change(self, table: Table, events: list[Event], *, render: bool = True) -> None:
         ui = self.uis[table.game.key]
+        self._track_epoch(table)
         for hook in self.on_change:
             hook(table, events)
         for event in events:
@@ -646,7 +654,7 @@ class Referee:
             del self.panels[(table_id, seat)]
             return
         if table.status == "playing":
-            embed, items = self.uis[table.game.key].panel(table, seat, None)
+            embed, items = self.uis[table.game.key].panel(table, seat, None, panel.nav)
             view: discord.ui.View | None = view_of(items)
         else:
             embed = discord.Embed(title="Game over", description="See the table for the results.")
@@ -842,7 +850,7 @@ class Referee:
         *,
         panel: bool,
     ) -> None:
-        if version != table.version:
+        if version != table.version and not self._still_meant(table, version, action):
             latest = table.log[-1] if table.log else "the table changed"
             note = (
                 f"Too slow — the table moved on before your click ({_plain(latest)}), so it changed nothing."
@@ -858,6 +866,22 @@ class Referee:
             await self._answer_panel(interaction, table, seat, None, edit=panel)
         else:
             await self._answer_panel_over(interaction, edit=panel)
+
+    def _still_meant(self, table: Table, version: int, action: str) -> bool:
+        """Whether a click from an older panel may go to the engine anyway: the game says the
+        action means the same whatever changed (version_free), and nothing that changes what it
+        means (a new round, say: the same card codes come back) happened since (the epoch)."""
+        ui = self.uis[table.game.key]
+        version_free = getattr(ui, "version_free", None)
+        if version_free is None or not version_free(action):
+            return False
+        return version >= table.epoch_since
+
+    def _track_epoch(self, table: Table) -> None:
+        epoch = getattr(self.uis[table.game.key], "epoch", None)
+        value = epoch(table) if epoch is not None and table.state is not None else None
+        if value != table.epoch:
+            table.epoch, table.epoch_since = value, table.version
 
     async def _answer_panel(
         self,
@@ -875,7 +899,7 @@ class Referee:
         else:
             await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
         now = self.scheduler.now()
-        self.panels[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now)
+        self.panels[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now, nav)
 
     async def _answer_panel_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
         embed = discord.Embed(
@@ -1048,6 +1072,7 @@ class Referee:
             self._track(table)
             if table.status != "playing":
                 continue
+            self._track_epoch(table)  # panels from before the restart stay strict
             if table.deadline_at is not None and table.deadline_at < now:
                 # The timer ran out while we were away; give people a moment to see the table first.
                 table.deadline_at = now + timedelta(seconds=RESUME_GRACE_SECONDS)

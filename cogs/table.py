@@ -64,6 +64,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Computer seat -> the action it has decided on and is "reaching for".
     planned: dict[int, str] = field(default_factory=dict)
+    # The game's epoch (GameUI.epoch, e.g. the round) and the version it began at.
+    epoch: Any = None
+    epoch_since: int = 0
 
     @property
     def options(self) -> Any:
