@@ -67,3 +67,11 @@ async def open_table_command(
         f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",
         ephemeral=True,
     )
+
+
+async def send_rules(interaction: discord.Interaction[Any], game: Any) -> None:
+    """`/… rules`: the rules, then the house rulings in force, privately. Two messages, because
+    Discord allows 6,000 characters of embeds per message and some games need more."""
+    rules, house = rules_embeds(game, interaction)
+    await interaction.response.send_message(embed=rules, ephemeral=True)
+    await interaction.followup.send(embed=house, ephemeral=True)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.components import ActionButton, ActionSelect, TableButton
-from cogs.shared import open_table_command, rules_embeds
+from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from rules.base import Event
 from rules.zaptrap import GESTURES, ZapOrTrap, card_name, species_name
@@ -559,7 +559,7 @@ class ZapTrapCog(commands.Cog):
 
     @zaptrap.command(name="rules", description="How to play Zap or Trap, and the house rulings in force")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embeds=rules_embeds(GAME, interaction), ephemeral=True)
+        await send_rules(interaction, GAME)
 
 
 async def setup(bot: Any) -> None:

@@ -1,0 +1,393 @@
+"""Spy Trap on Discord: `/spytrap new|rules`, the public table and each spy's private panel.
+
+Public: home areas, pile sizes, bids, who is out, whose decision it is; bidding and drawing are
+public buttons (the engine refuses anyone whose turn it is not). Private, in the panel: your
+identity, hand and pile, and every prompt that is yours to answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.components import ActionButton, ActionSelect, TableButton
+from cogs.shared import open_table_command, send_rules
+from cogs.table import Table
+from rules.base import Event
+from rules.spytrap import COUNTRIES, SpyTrap, card_name, card_type, country_of
+
+GAME = SpyTrap()
+FLAGS = {
+    "American": "🇺🇸",
+    "French": "🇫🇷",
+    "German": "🇩🇪",
+    "Italian": "🇮🇹",
+    "Russian": "🇷🇺",
+    "Spanish": "🇪🇸",
+}
+TYPE_EMOJI = {"agent": "🦹", "trap": "🪤"}
+PROMPT_TEXT = {
+    "steal": "may steal a File from the drawer",
+    "guess": "may guess the drawer's identity",
+    "immunity": "answers a guess — or plays Immunity",
+    "own_guess": "must guess someone's identity",
+    "keep": "chooses which identity to keep",
+    "challenge": "may challenge the drawer's identity",
+    "swap": "may swap identities",
+}
+SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def card_label(card: str) -> str:
+    if card_type(card) == "file":
+        country = country_of(card) or ""
+        return f"{FLAGS.get(country, '📁')} {country} File"
+    return f"{TYPE_EMOJI[card_type(card)]} {card_name(card)}"
+
+
+def _names(table: Table, text: str) -> str:
+    """Engine texts say "seat 3"; people want names."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
+
+    return SEAT_WORD.sub(name, text)
+
+
+def _home_line(view: dict[str, Any], seat: int) -> str:
+    tallies: dict[str, dict[str, int]] = view["tallies"][seat]
+    parts = []
+    for country in COUNTRIES:
+        tally = tallies.get(country)
+        if tally and tally["all"]:
+            counting = f" ({tally['counting']} count)" if tally["counting"] != tally["all"] else ""
+            parts.append(f"{FLAGS[country]}×{tally['all']}{counting}")
+    return " ".join(parts) or "no Files yet"
+
+
+class SpyTrapUI:
+    key = GAME.key
+    hand_label = "My spy panel"
+
+    def __init__(self) -> None:
+        # Table id -> the last prompt we pinged about, so each decision is announced once.
+        self._announced: dict[int, tuple[int, str, int]] = {}
+
+    def options_lines(self, table: Table) -> list[str]:
+        return [f"Speed: {table.speed}", f"Round limit: {table.options.round_limit}"]
+
+    # --- public table --------------------------------------------------------------------------
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        view = table.state.view(None)
+        over = view["phase"] == "over"
+        embed = discord.Embed(
+            title=f"Spy Trap — round {view['round']}" + (" — game over" if over else ""),
+            colour=discord.Colour.dark_red() if not over else discord.Colour.dark_grey(),
+        )
+        embed.description = self._status(table, view)
+        for s in table.seats:
+            i = s.seat
+            out = not view["active"][i]
+            marks = ("❌ out" if out else "") + (" 🛡️" if view["immunity"][i] and not out else "")
+            bid = view["bids"][i]
+            said = f" · bid {bid}" if isinstance(bid, int) else (" · passed" if bid == "pass" else "")
+            value = (
+                f"hand {view['hand_counts'][i]} · pile {view['pile_sizes'][i]}{said}\n"
+                f"Home: {_home_line(view, i)}"
+            )
+            name = f"{s.name}{' 🤖' if s.is_computer else ''} {marks}".strip()
+            embed.add_field(name=name[:256], value=value[:1024], inline=True)
+        if view["drawn"]:
+            drawn = " · ".join(card_label(d["card"]) for d in view["drawn"][-8:])
+            embed.add_field(name="Drawn this round", value=drawn[:1024], inline=False)
+        facts = [f"{table.name(w['seat'])} is not {w['country']}" for w in view["wrong_guesses"]]
+        footer = f"Deck {view['deck_count']} · used {view['used_count']}"
+        if facts:
+            footer += " · known: " + "; ".join(facts)
+        embed.set_footer(text=footer[:2048])
+        return embed
+
+    def _status(self, table: Table, view: dict[str, Any]) -> str:
+        phase = view["phase"]
+        if phase == "over":
+            return "The game is over."
+        prompt = view["prompt"]
+        if prompt is not None:
+            what = PROMPT_TEXT.get(prompt["kind"], "must decide")
+            return f"⏳ **{table.name(prompt['seat'])}** {what}."
+        if phase == "pile":
+            marks = [
+                f"{'✅' if done else '⏳'} {table.name(i)}"
+                for i, done in enumerate(view["piles_done"])
+                if view["active"][i]
+            ]
+            return "Everyone builds a secret pile of 3 in their panel.\n" + " · ".join(marks)
+        if phase == "bid":
+            high = (
+                f"High bid **{view['high_bid']}** by {table.name(view['high_bidder'])}"
+                if view["high_bidder"] is not None
+                else "No bid yet"
+            )
+            return f"Bidding: {high}. **{table.name(view['to_bid'])}** to bid (up to {view['max_bid']})."
+        if phase == "draw":
+            return (
+                f"**{table.name(view['drawer'])}** won with {view['draw_bid']} and draws: "
+                f"{view['draws_left']} left. They pick a pile for each card."
+            )
+        return ""
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        assert table.state is not None
+        view = table.state.view(None)
+        items: list[discord.ui.Item[Any]] = []
+        if view["prompt"] is not None:
+            return items
+        if view["phase"] == "bid" and view["to_bid"] is not None:
+            low, high = view["min_bid"], view["max_bid"]
+            for bid in sorted({low, low + 1, low + 2, high}):
+                if low <= bid <= high:
+                    items.append(TableButton(table.id, "act", f"bid-{bid}", label=f"Bid {bid}", row=1))
+            if view["high_bidder"] is not None or view["to_bid"] != view["opener"]:
+                items.append(TableButton(table.id, "act", "pass", label="Pass", row=1))
+        elif view["phase"] == "draw" and view["drawer"] is not None:
+            for i, size in enumerate(view["pile_sizes"]):
+                if size:
+                    label = f"Draw from {table.name(i)}'s pile ({size})"[:80]
+                    items.append(
+                        TableButton(table.id, "act", f"draw-{i}", label=label, row=1 + len(items) // 5)
+                    )
+        return items
+
+    def event_line(self, table: Table, event: Event) -> str:
+        text = _names(table, event.text)
+        if event.seat is not None:
+            return f"**{table.name(event.seat)}** {text}"
+        return text
+
+    def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
+        return None  # the table's log tells a round's story; a round is short
+
+    def announcements(self, table: Table, events: list[Event]) -> list[str]:
+        """Ping the one person whose decision the table waits on (computers need no ping)."""
+        assert table.state is not None
+        prompt = table.state.view(None)["prompt"]
+        if prompt is None:
+            return []
+        key = (prompt["seat"], prompt["kind"], table.version)
+        last = self._announced.get(table.id)
+        if last is not None and last[:2] == key[:2] and last[2] >= table.version - 1:
+            return []
+        self._announced[table.id] = key
+        seat = table.seats[prompt["seat"]]
+        if seat.is_computer or seat.user_id is None:
+            return []
+        what = PROMPT_TEXT.get(prompt["kind"], "must decide")
+        return [
+            f"<@{seat.user_id}>, your decision: you {what.split(' ', 1)[1] if ' ' in what else what}. "
+            f"Open **{self.hand_label}**."
+        ]
+
+    def final_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        view = table.state.view(None)
+        result = table.state.result()
+        assert result is not None
+        winner = view.get("winner")
+        reason = {
+            "files": "with four Files of their own country",
+            "challenge": "surviving the challenge",
+            "last_spy": "as the last spy standing",
+            "round_limit": "on Files when the round limit came",
+            "no_cards": "on Files when the cards ran out",
+        }.get(view.get("end_reason") or "", "")
+        title = (
+            f"Spy Trap — {table.name(winner)} wins {reason}" if winner is not None else "Spy Trap — game over"
+        )
+        embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
+        identities = view.get("identities") or []
+        lines = []
+        for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
+            country = identities[p.seat] if p.seat < len(identities) else "?"
+            medal = {1: "🏆"}.get(p.place, f"{p.place}.")
+            lines.append(f"{medal} **{table.name(p.seat)}** — the {country} spy {FLAGS.get(country, '')}")
+        embed.description = "\n".join(lines)
+        embed.set_footer(text="Every identity is revealed. Results are on /leaderboard. Rematch below.")
+        return embed
+
+    # --- private panel -------------------------------------------------------------------------
+
+    def panel(
+        self, table: Table, seat: int, note: str | None, nav: str | None = None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        assert table.state is not None
+        view = table.state.view(seat)
+        legal = table.state.legal_actions(seat)
+        identity = view["identity"]
+        embed = discord.Embed(
+            title=f"You are the {identity} spy {FLAGS.get(identity, '')}",
+            colour=discord.Colour.dark_red(),
+        )
+        lines = []
+        if not view["active"][seat]:
+            lines.append("You are out of the game — watch the rest unfold.")
+        lines.append("🛡️ You still hold your Immunity card." if view["immunity"][seat] else "Immunity: used.")
+        hand = view["hand"]
+        lines.append("**Hand:** " + (", ".join(card_label(c) for c in hand) or "empty"))
+        if view.get("my_pile"):
+            lines.append("**Your pile (top first):** " + ", ".join(card_label(c) for c in view["my_pile"]))
+        if view.get("received_id"):
+            lines.append(f"You received the **{view['received_id']}** ID card.")
+        for fact in view.get("learned") or []:
+            lines.append(f"You know {table.name(fact['seat'])} was the {fact['country']} spy.")
+        lines.append(f"**Your home area:** {_home_line(view, seat)}")
+        if view.get("legal_hint"):
+            lines.append(f"\n👉 {_names(table, view['legal_hint'])}")
+        if note:
+            lines.append(f"\n⚠️ {_names(table, note)}")
+        embed.description = "\n".join(lines)[:4096]
+        embed.set_footer(text=f"Round {view['round']} · only you can see this panel")
+        return embed, self._controls(table, seat, view, legal, nav)
+
+    def _controls(
+        self, table: Table, seat: int, view: dict[str, Any], legal: list[str], nav: str | None
+    ) -> list[discord.ui.Item[Any]]:
+        v = table.version
+        items: list[discord.ui.Item[Any]] = []
+        piles = [a for a in legal if a.startswith("pile-")]
+        if piles:
+            return self._pile_builder(table, view, piles, nav)
+        bids = sorted(int(a[4:]) for a in legal if a.startswith("bid-"))
+        if bids:
+            options = [discord.SelectOption(label=f"Bid {b}", value=str(b)) for b in bids[:25]]
+            items.append(ActionSelect(table.id, v, "bid-", options, placeholder="Your bid", row=0))
+        own_guesses = [a for a in legal if re.fullmatch(r"guess-\d+-\w+", a)]
+        if own_guesses:
+            targets = sorted({int(a.split("-")[1]) for a in own_guesses})
+            if nav and nav.startswith("t") and nav[1:].isdigit() and int(nav[1:]) in targets:
+                target = int(nav[1:])
+                countries = [a.split("-")[2] for a in own_guesses if a.split("-")[1] == str(target)]
+                options = [discord.SelectOption(label=c, value=c, emoji=FLAGS.get(c)) for c in countries]
+                items.append(
+                    ActionSelect(
+                        table.id,
+                        v,
+                        f"guess-{target}-",
+                        options,
+                        placeholder=f"{table.name(target)} is…",
+                        row=0,
+                    )
+                )
+            for i, target in enumerate(targets):
+                label = f"Guess {table.name(target)}"[:80]
+                items.append(ActionButton(table.id, v, f"nav-t{target}", label=label, row=1 + i // 5))
+        free_guesses = [a for a in legal if re.fullmatch(r"(guess|challenge)-[A-Za-z]+", a)]
+        if free_guesses:
+            prefix = free_guesses[0].split("-")[0] + "-"
+            options = [
+                discord.SelectOption(
+                    label=a.split("-")[1], value=a.split("-")[1], emoji=FLAGS.get(a.split("-")[1])
+                )
+                for a in free_guesses
+            ]
+            word = "Challenge: the drawer is…" if prefix == "challenge-" else "Guess: the drawer is…"
+            items.append(ActionSelect(table.id, v, prefix, options, placeholder=word, row=0))
+        handled = set(piles) | {f"bid-{b}" for b in bids} | set(own_guesses) | set(free_guesses)
+        rest = [a for a in legal if a not in handled]
+        for i, action in enumerate(rest[:15]):
+            items.append(
+                ActionButton(
+                    table.id,
+                    v,
+                    action,
+                    label=self._describe(table, action)[:80],
+                    style=discord.ButtonStyle.primary,
+                    row=2 + i // 5,
+                )
+            )
+        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        return items
+
+    def _describe(self, table: Table, action: str) -> str:
+        if action.startswith("steal-"):
+            return f"Steal the {card_label(action[6:])}"
+        assert table.state is not None
+        text = _names(table, table.state.describe(action))
+        return text[:1].upper() + text[1:]
+
+    def _pile_builder(
+        self, table: Table, view: dict[str, Any], piles: list[str], nav: str | None
+    ) -> list[discord.ui.Item[Any]]:
+        """Pick the pile's cards one at a time, top first: panel-only steps, then one action."""
+        v = table.version
+        hand: list[str] = view["hand"]
+        size = len(piles[0].split("-")) - 1
+        chosen = [c for c in (nav or "").split("_") if c in hand]
+        chosen = list(dict.fromkeys(chosen))[:size]
+        items: list[discord.ui.Item[Any]] = []
+        if len(chosen) == size:
+            action = "pile-" + "-".join(chosen)
+            pile = ", ".join(card_label(c) for c in chosen)
+            items.append(
+                ActionButton(
+                    table.id, v, action, label=f"Build: {pile}"[:80], style=discord.ButtonStyle.success, row=0
+                )
+            )
+        else:
+            for i, card in enumerate(c for c in hand if c not in chosen):
+                step = "_".join([*chosen, card])
+                position = ("top", "middle", "bottom")[len(chosen)] if size == 3 else f"#{len(chosen) + 1}"
+                items.append(
+                    ActionButton(
+                        table.id, v, f"nav-{step}", label=f"{position}: {card_label(card)}"[:80], row=i // 5
+                    )
+                )
+        if chosen:
+            items.append(ActionButton(table.id, v, "nav-start", label="Start over", row=3))
+        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        return items
+
+    def signal_rows(self, table: Table) -> list[dict[str, Any]]:
+        return []
+
+
+class SpyTrapCog(commands.Cog):
+    spytrap = app_commands.Group(
+        name="spytrap", description="Spy Trap: bidding, piles and hidden identities", guild_only=True
+    )
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        bot.referee.register(SpyTrapUI())
+
+    @spytrap.command(name="new", description="Open a Spy Trap table in this channel")
+    @app_commands.describe(
+        seats="How many seats (2–6)",
+        speed="Timers: relaxed, fast or off",
+        thread="Play in a new thread",
+        max_rounds="Stop after this many rounds and rank by Files (default 40)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        seats: app_commands.Range[int, 2, 6] = 4,
+        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        thread: bool = False,
+        max_rounds: app_commands.Range[int, 5, 200] | None = None,
+    ) -> None:
+        rules = {} if max_rounds is None else {"round_limit": max_rounds}
+        await open_table_command(interaction, GAME.key, seats=seats, speed=speed, rules=rules, thread=thread)
+
+    @spytrap.command(name="rules", description="How to play Spy Trap, and the house rulings in force")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await send_rules(interaction, GAME)
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(SpyTrapCog(bot))
