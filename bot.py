@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import ActionButton, TableButton
+from cogs.components import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.referee import Referee
 from cogs.scheduler import Scheduler
 from db.engine import Database, migrate
@@ -100,7 +101,8 @@ class RefereeBot(commands.Bot):
         self.referee.computer_speed = settings.computer_speed
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, ActionButton)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.add_dynamic_items(TableButton, ActionButton, ActionSelect, LobbySelect)
         for name in EXTENSIONS:
             if importlib.util.find_spec(name) is None:
                 continue
@@ -122,6 +124,28 @@ class RefereeBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """One answer for every slash command that could not run: a forged or out-of-range option,
+        a command used outside a server, or a bug (logged, and the person told it failed)."""
+        if isinstance(error, app_commands.TransformerError):
+            text = f"The value {error.value!r} isn't valid there, so nothing happened."
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = "That command only works in a server channel."
+        elif isinstance(error, app_commands.CheckFailure | app_commands.CommandNotFound):
+            text = "You can't use that command here."
+        else:
+            log.error("slash command failed", exc_info=error)
+            text = "Something went wrong on my side and nothing changed. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not answer a failed command")
 
     async def on_ready(self) -> None:
         log.info("logged in as %s; serving %d guilds", self.user, len(self.guilds))

@@ -201,17 +201,20 @@ def on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
     message = interaction.message
     if message is None:
         return False
-    found: list[str] = []
+    kind = (interaction.data or {}).get("component_type")
+    found: list[tuple[str, int]] = []
 
     def walk(components: Any) -> None:
         for c in components or []:
             cid = getattr(c, "custom_id", None)
             if cid:
-                found.append(cid)
+                found.append((cid, int(getattr(c.type, "value", c.type))))
             walk(getattr(c, "children", None))
 
     walk(message.components)
-    return custom_id in found
+    # A forged payload may name a real custom_id with the wrong component type (a select sent as
+    # a button); discord.py drops that too, so it counts as not on the message.
+    return any(cid == custom_id and (kind is None or int(kind) == ctype) for cid, ctype in found)
 
 
 async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) -> None:

@@ -459,14 +459,14 @@ class Referee:
         self._rendering.add(table.id)
         self._budget_spent(table)
         try:
+            # Draw under the lock: between an engine apply and its commit the state is ahead of
+            # the database and may yet be rolled back; send outside it, so clicks never wait on HTTP.
+            async with table.lock:
+                embed, items, files = self.table_embed(table), self.table_items(table), self._files(table)
             message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
                 table.table_message_id
             )
-            await message.edit(
-                embed=self.table_embed(table),
-                view=view_of(self.table_items(table)),
-                attachments=self._files(table),
-            )
+            await message.edit(embed=embed, view=view_of(items), attachments=files)
         except discord.HTTPException as error:
             log.warning("could not edit table %s message: %s", table.id, error)
         finally:
@@ -653,14 +653,15 @@ class Referee:
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
             del self.panels[(table_id, seat)]
             return
-        if table.status == "playing":
-            embed, items = self.uis[table.game.key].panel(table, seat, None, panel.nav)
-            view: discord.ui.View | None = view_of(items)
-        else:
-            embed = discord.Embed(title="Game over", description="See the table for the results.")
-            view = None
-            del self.panels[(table_id, seat)]
-        panel.version, panel.edited = table.version, now
+        async with table.lock:  # only committed state is drawn (see _render)
+            if table.status == "playing":
+                embed, items = self.uis[table.game.key].panel(table, seat, None, panel.nav)
+                view: discord.ui.View | None = view_of(items)
+            else:
+                embed = discord.Embed(title="Game over", description="See the table for the results.")
+                view = None
+                self.panels.pop((table_id, seat), None)
+            panel.version, panel.edited = table.version, now
         try:
             if panel.message is not None:
                 await panel.message.edit(embed=embed, view=view)

@@ -87,7 +87,7 @@ async def test_the_audit_catches_identities_on_the_table(simcord_env, simcord_bo
     env = simcord_env
     audit = IdentityAudit(env)
     audit.attach(simcord_bot)
-    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot)
+    _guild, _channel, _lobby, table, spies = await open_spytrap(env, simcord_bot)
     for _ in range(6):
         for spy in spies:
             await spy.step(table)
@@ -98,7 +98,7 @@ async def test_the_audit_catches_identities_on_the_table(simcord_env, simcord_bo
 @pytest.mark.simcord(settle_timeout=30)
 async def test_a_prompt_answered_by_the_wrong_player_is_refused(simcord_env, simcord_bot):
     env = simcord_env
-    _guild, channel, lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=40)
+    _guild, _channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=40)
     # Play until somebody (a person) is prompted.
     for _ in range(400):
         prompt = table.state.view(None)["prompt"]
@@ -136,7 +136,7 @@ async def test_a_prompt_answered_by_the_wrong_player_is_refused(simcord_env, sim
 async def test_a_restart_mid_draw_resumes_the_draw(simcord_env, simcord_bot, make_bot):
     """Seen failing against a resume() that loaded no tables (the restarted bot had no table)."""
     env = simcord_env
-    _guild, channel, lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
     for _ in range(400):
         view = table.state.view(None)
         if (
@@ -177,7 +177,7 @@ def message_text_buttons(message: Any) -> list[str]:
 @pytest.mark.simcord(settle_timeout=30)
 async def test_rules_and_refusals(simcord_env, simcord_bot):
     env = simcord_env
-    _guild, channel, lobby, table, spies = await open_spytrap(env, simcord_bot)
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot)
     r = await spies[0].actor.slash(channel, "spytrap rules")
     text = reply_text(r)
     assert "House rulings" in text and "Immunity" in text

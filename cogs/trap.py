@@ -1,0 +1,734 @@
+"""Trap on Discord: `/trap new|move|rules`, the public board and each player's move panel.
+
+Only drawing and commands live here; every rule is in rules/trap.py and every table mechanic in
+cogs/referee.py. Everything in Trap is public, so the table draws the spectator view (with a PNG
+of the board from cogs/trap_board.py) and a panel draws its seat's view plus the legal actions.
+
+Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
+- Piece Drop: a 5 × 5 grid of points (6 × 6: pick a row, then the point).
+- Arrow Drop: a point (on 6 × 6 its row first), then one of the free arrows touching it.
+- Main play: a pawn that can move, then one of its destinations.
+The in-between steps are "nav-…" buttons: panel-only state, never an engine action.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.components import ActionButton
+from cogs.referee import reply
+from cogs.shared import open_table_command, send_rules
+from cogs.table import Table
+from cogs.trap_board import render_board
+from rules.base import Event
+from rules.trap import COLUMNS, Trap
+
+log = logging.getLogger(__name__)
+
+GAME = Trap()
+BOARD_FILE = "board.png"
+PAWN_EMOJI = ("🔴", "🔵")
+KING_EMOJI = "👑"
+SPEED_HELP = {
+    "off": "no move clock (the referee still moves for you after 15 minutes)",
+    "relaxed": "90 s per move, then the referee moves for you",
+    "fast": "30 s per move, then the referee moves for you",
+}
+PHASE_TODO = {
+    "piece_drop": "drop a pawn on an empty point",
+    "arrow_drop": "drop an arrow on an empty line",
+    "main": "move a pawn along an arrow",
+}
+REASONS = {
+    "eliminated": "capturing the last piece",
+    "no_moves": "leaving a player without a move",
+    "king": "capturing a King",
+    "both_kings": "capturing both Kings at once",
+    "repetition": "threefold repetition",
+    "quiet_plies": "100 plies without a capture",
+}
+# What `/trap move` accepts once tidied: a point (a drop) or two points (an arrow or a move).
+MOVE_TEXT = re.compile(r"[a-f][1-9](>[a-f][1-9])?")
+SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+# The final move list lives in an embed description (4096); leave room for the result lines.
+MOVE_LIST_LIMIT = 3600
+
+
+# --- small pure helpers ------------------------------------------------------------------------
+
+
+def tidy_move(text: str) -> str:
+    """'C3 - c4', 'c3→c4', 'c3 c4' → 'c3>c4'; anything else comes back tidied but unchanged."""
+    move = text.strip().lower()
+    for arrow in ("->", "→", "—", "–", "-", ">"):
+        move = move.replace(arrow, ">")
+    move = re.sub(r"\s*>\s*", ">", move)
+    return re.sub(r"\s+", ">", move)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _row_of(point: str) -> int:
+    return int(point[1:])
+
+
+def _colour(seat: int) -> str:
+    return ("red", "blue")[seat]
+
+
+def _who(table: Table, seat: int) -> str:
+    """'**alice** (red, A)': names first, because people know each other by name."""
+    return f"**{table.name(seat)}** ({_colour(seat)}, {'AB'[seat]})"
+
+
+def _with_names(table: Table, text: str) -> str:
+    """Engine texts say "Red (A)" (and, in general, "seat N"); people want names."""
+    for seat in (0, 1):
+        text = text.replace(f"{_colour(seat).capitalize()} ({'AB'[seat]})", _who(table, seat))
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
+
+    return SEAT_WORD.sub(name, text)
+
+
+def _turn(view: dict[str, Any]) -> tuple[Any, ...]:
+    """Which turn a view shows: changes with every accepted action."""
+    return (view["phase"], view["to_move"], tuple(view["pawns_to_drop"]), view["arrows_to_drop"], view["ply"])
+
+
+def text_board(view: dict[str, Any]) -> str:
+    """The whole position as monospace text for the panel (an ephemeral panel carries no image):
+    r/R red pawn/King, b/B blue pawn/King, · empty; arrows →←↑↓ between points."""
+    size = int(view["size"])
+    pieces = {
+        p["point"]: ("rb"[p["owner"]].upper() if p["king"] else "rb"[p["owner"]]) for p in view["pawns"]
+    }
+    heads: dict[frozenset[str], str] = {}
+    for arrow in view["arrows"]:
+        tail, head = arrow.split(">")
+        heads[frozenset((tail, head))] = head
+    rows = ["   " + "   ".join(COLUMNS[:size])]
+    for r in range(size, 0, -1):
+        line = f"{r}  "
+        for c in range(size):
+            point = f"{COLUMNS[c]}{r}"
+            line += pieces.get(point, "·")
+            if c + 1 < size:
+                right = f"{COLUMNS[c + 1]}{r}"
+                head = heads.get(frozenset((point, right)))
+                line += " " + ("-" if head is None else "→" if head == right else "←") + " "
+        rows.append(line.rstrip())
+        if r > 1:
+            under = "   "
+            for c in range(size):
+                point, below = f"{COLUMNS[c]}{r}", f"{COLUMNS[c]}{r - 1}"
+                head = heads.get(frozenset((point, below)))
+                under += ("|" if head is None else "↓" if head == below else "↑") + "   "
+            rows.append(under.rstrip())
+    return "\n".join(rows)
+
+
+# --- the move list -----------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """A game's moves in the notation, kept from the events because the engine's view holds only
+    the last one. ``complete`` is False if the start was missed (then the list says so)."""
+
+    drops: list[str] = field(default_factory=list)
+    arrows: list[str] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    quick_arrows: bool = False
+    complete: bool = True
+
+    def add(self, events: list[Event]) -> None:
+        for event in events:
+            data = event.data
+            star = "*" if data.get("auto") else ""
+            if event.kind == "drop":
+                self.drops.append(f"{data['point']}{'(K)' if data.get('king') else ''}{star}")
+            elif event.kind == "arrow":
+                self.arrows.append(f"{data['from']}>{data['to']}{star}")
+            elif event.kind == "arrows_placed":
+                self.quick_arrows = True
+            elif event.kind == "move":
+                self.moves.append(f"{data['from']}>{data['to']}{star}")
+            elif event.kind == "capture" and self.moves:
+                self.moves[-1] += f"×{data['point']}"
+
+    @staticmethod
+    def numbered(entries: list[str]) -> str:
+        """'1. c3 d4 2. a1 b2 …': two entries per number, since the players alternate."""
+        parts = []
+        for i, entry in enumerate(entries):
+            parts.append(f"{i // 2 + 1}. {entry}" if i % 2 == 0 else entry)
+        return " ".join(parts)
+
+    def text(self) -> str:
+        pawns = self.numbered(self.drops) or "—"
+        if self.quick_arrows:
+            arrows = "quick setup: every line got a random arrow"
+        else:
+            arrows = self.numbered(self.arrows) or "—"
+        moves = self.numbered(self.moves) or "no moves"
+        sections = [
+            f"**Piece Drop** (A first): {pawns}",
+            f"**Arrow Drop** (B first): {arrows}",
+            f"**Main play** (B first): {moves}",
+        ]
+        text = "\n".join(sections)
+        if len(text) > MOVE_LIST_LIMIT and not self.quick_arrows:
+            sections[1] = f"**Arrow Drop** (B first): {len(self.arrows)} arrows (too many to list here)"
+            text = "\n".join(sections)
+        if len(text) > MOVE_LIST_LIMIT:
+            room = MOVE_LIST_LIMIT - len("\n".join(sections[:2])) - 40
+            sections[2] = f"**Main play**, the last moves: …{moves[-room:]}"
+            text = "\n".join(sections)
+        if not self.complete:
+            text = "*(the start of this game was not recorded)*\n" + text
+        return text + "\n*×: captured · \\*: played by the referee when time ran out*"
+
+
+# --- the UI ------------------------------------------------------------------------------------
+
+
+class TrapUI:
+    key = GAME.key
+    hand_label = "My moves"
+
+    def __init__(self, live: Callable[[int], bool] = lambda table_id: True) -> None:
+        # Whether a table id is still live: what we keep per table is dropped once it is not
+        # (a stopped table never says goodbye).
+        self._live = live
+        self.records: dict[int, Record] = {}
+        # Table id -> the turn we last pinged about, so each turn is announced at most once.
+        self._announced: dict[int, tuple[Any, ...]] = {}
+        # Table id -> the turn of the last committed change (see panel: a change mid-commit).
+        self._committed: dict[int, tuple[Any, ...]] = {}
+
+    # --- lobby and table ---------------------------------------------------------------------
+
+    def options_lines(self, table: Table) -> list[str]:
+        options = table.options
+        n = options.size
+        variant = (
+            "King (capture the opposing King)" if options.variant == "king" else "basic (capture everything)"
+        )
+        setup = "quick (random arrows)" if options.quick_setup else "full (players drop the arrows)"
+        return [
+            f"Variant: {variant}",
+            f"Board: {n} × {n} (a1–{COLUMNS[n - 1]}{n}), {options.pawns} pawns each",
+            f"Setup: {setup}",
+            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
+            "Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first).",
+        ]
+
+    def table_files(self, table: Table) -> list[discord.File]:
+        assert table.state is not None
+        png = render_board(table.state.view(None))
+        return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        view = table.state.view(None)
+        n = view["size"]
+        over = view["phase"] == "over"
+        variant = "King variant" if view["variant"] == "king" else "basic"
+        embed = discord.Embed(
+            title=f"Trap — {n} × {n}, {variant}" + (" — game over" if over else ""),
+            colour=discord.Colour.dark_grey()
+            if over
+            else (discord.Colour.red() if view["to_move"] == 0 else discord.Colour.blue()),
+        )
+        lines = [f"{PAWN_EMOJI[0]} {_who(table, 0)} vs {PAWN_EMOJI[1]} {_who(table, 1)}"]
+        if over:
+            lines.append(f"🏁 {_with_names(table, view['result']['summary'])}")
+        else:
+            seat = view["to_move"]
+            lines.append(f"▶️ {_who(table, seat)} to {PHASE_TODO[view['phase']]}.")
+            lines.append(f"Press **{self.hand_label}**, or type `/trap move` (e.g. `c3` or `c3>c4`).")
+        embed.description = "\n".join(lines)
+        for seat in (0, 1):
+            value = f"on the board: {view['piece_counts'][seat]}"
+            if view["pawns_to_drop"][seat]:
+                value += f" · to drop: {view['pawns_to_drop'][seat]}"
+            lost = view["captured"][seat]
+            if lost:
+                kings = " (incl. the King)" if any(c["king"] for c in lost) else ""
+                value += f" · captured: {len(lost)}{kings}"
+            embed.add_field(name=f"{PAWN_EMOJI[seat]} {table.name(seat)}"[:256], value=value, inline=True)
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+        footer = []
+        if view["phase"] == "arrow_drop":
+            footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
+        if view["phase"] in ("main", "over"):
+            footer.append(f"Ply {view['ply']}")
+            footer.append(f"{view['quiet_plies']}/{view['draw_plies']} plies without a capture")
+            if view["repetitions"] > 1:
+                footer.append(f"this position seen {view['repetitions']}×")
+        if view["stuck"] and not over:
+            footer.append(
+                "trapped from the start (safe until an arrow next to them flips): " + ", ".join(view["stuck"])
+            )
+        if footer:
+            embed.set_footer(text=" · ".join(footer)[:2048])
+        return embed
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        return []
+
+    # --- events, pings and the end -------------------------------------------------------------
+
+    def event_line(self, table: Table, event: Event) -> str:
+        data = event.data
+        if event.kind == "move":
+            text = f"**{table.name(event.seat)}** {_with_names(table, event.text)}"
+            if data.get("flips"):
+                text = text.rstrip(".") + f"; arrows flipped: {', '.join(data['flips'])}."
+            return text
+        if event.kind == "capture":
+            owner = data["owner"]
+            piece = "King" if data["king"] else "pawn"
+            by = "their own move" if data["by"] == owner else f"{table.name(data['by'])}'s move"
+            return (
+                f"💥 {table.name(owner)}'s {_colour(owner)} {piece} on {data['point']} is trapped and "
+                f"captured by {by}."
+            )
+        if event.kind == "timeout":
+            return f"⏰ Time ran out for **{table.name(data['seat'])}**: the referee plays for them."
+        if event.kind == "game_over":
+            return f"🏁 {_with_names(table, event.text)}"
+        text = _with_names(table, event.text)
+        if event.seat is not None:
+            return f"**{table.name(event.seat)}** {text}"
+        return text
+
+    def announcements(self, table: Table, events: list[Event]) -> list[str]:
+        """Ping the person to move when the turn passes to them (a computer needs no ping, and
+        someone dropping several pawns in a row was just told)."""
+        assert table.state is not None
+        if not events:
+            return []  # a seat changed hands (someone left): nobody's turn changed
+        view = table.state.view(None)
+        seat = view["to_move"]
+        if seat is None or view["phase"] == "over":
+            return []
+        actors = [e.seat for e in events if e.seat is not None]
+        actors += [e.data["seat"] for e in events if e.kind == "timeout"]
+        if actors and actors[-1] == seat:
+            return []
+        turn = _turn(view)
+        if self._announced.get(table.id) == turn:
+            return []
+        self._announced[table.id] = turn
+        person = table.seats[seat]
+        if person.is_computer or person.user_id is None:
+            return []
+        return [
+            f"<@{person.user_id}>, your turn at Trap ({_colour(seat)}, {'AB'[seat]}): "
+            f"{PHASE_TODO[view['phase']]}. Press **{self.hand_label}** or type `/trap move`."
+        ]
+
+    def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
+        return None  # Trap has no rounds
+
+    def final_embed(self, table: Table) -> discord.Embed:
+        assert table.state is not None
+        view = table.state.view(None)
+        result = view["result"]
+        winners = result["winners"]
+        title = f"Trap — {table.name(winners[0])} wins" if len(winners) == 1 else "Trap — a draw"
+        embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
+        lines = [f"🏁 {_with_names(table, result['summary'])}"]
+        for seat in (0, 1):
+            medal = "🏆 " if seat in winners and len(winners) == 1 else ""
+            left = _count(view["piece_counts"][seat], "piece")
+            lost = len(view["captured"][seat])
+            lines.append(f"{medal}{PAWN_EMOJI[seat]} {_who(table, seat)} — {left} left, {lost} captured")
+        record = self.records.pop(table.id, None)
+        self._announced.pop(table.id, None)
+        self._committed.pop(table.id, None)
+        lines.append("")
+        lines.append(
+            record.text() if record is not None else "*(the move list of this game was not recorded)*"
+        )
+        embed.description = "\n".join(lines)[:4096]
+        reason = REASONS.get(result["reason"], result["reason"])
+        embed.set_footer(text=f"Ended by {reason}. Results are on /leaderboard. Rematch below.")
+        return embed
+
+    def committed(self, table_id: int, view: dict[str, Any]) -> None:
+        """Remember the turn the table's saved state is at (see _changing_panel)."""
+        self._committed[table_id] = _turn(view)
+
+    def on_change(self, table: Table, events: list[Event]) -> None:
+        """Referee hook after every accepted change: keep the move list (see Record)."""
+        if table.game.key != self.key:
+            return
+        assert table.state is not None
+        self.committed(table.id, table.state.view(None))
+        record = self.records.get(table.id)
+        if record is None:
+            # A new game starts with its opening phase event; anything else means we missed the start.
+            starting = any(e.kind == "phase" and e.data.get("phase") == "piece_drop" for e in events)
+            record = self.records[table.id] = Record(complete=starting)
+        record.add(events)
+        for kept in (self.records, self._announced, self._committed):
+            for gone in [tid for tid in kept if tid != table.id and not self._live(tid)]:
+                del kept[gone]
+
+    # --- the private panel ---------------------------------------------------------------------
+
+    def panel(
+        self, table: Table, seat: int, note: str | None, nav: str | None = None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        assert table.state is not None
+        view = table.state.view(seat)
+        if table.lock.locked() and self._committed.get(table.id, _turn(view)) != _turn(view):
+            return self._changing_panel(table, seat)
+        legal: list[str] = view["legal"]
+        phase = view["phase"]
+        embed = discord.Embed(
+            title=f"Trap — you play {_colour(seat)} ({'AB'[seat]})",
+            colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
+        )
+        lines = []
+        if legal:
+            lines.append(f"**Your turn:** {PHASE_TODO.get(phase, '')}.")
+        elif phase != "over":
+            other = view["to_move"]
+            lines.append(f"Waiting for {_who(table, other)} to {PHASE_TODO.get(phase, 'play')}.")
+        if note:
+            lines.append(f"⚠️ {note}")
+        items: list[discord.ui.Item[Any]]
+        if not legal:
+            items = [self._refresh(table, "Refresh")]
+        elif phase == "piece_drop":
+            step, items = self._drop_controls(table, view, legal, nav)
+            lines.append(step)
+        elif phase == "arrow_drop":
+            step, items = self._arrow_controls(table, view, legal, nav)
+            lines.append(step)
+        else:
+            step, items = self._move_controls(table, seat, view, nav)
+            lines.append(step)
+        lines.append(f"```\n{text_board(view)}\n```")
+        lines.append("r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go")
+        embed.description = "\n".join(lines)[:4096]
+        counts = view["piece_counts"]
+        embed.set_footer(
+            text=f"On the board: red {counts[0]} · blue {counts[1]}. Keyboard: /trap move c3 or c3>c4"
+        )
+        return embed, items
+
+    def _changing_panel(self, table: Table, seat: int) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        """A live panel refresh can land while a move is being saved (the engine has moved, the
+        table's version not yet): buttons drawn now would carry the old version and answer "too
+        slow", so offer only Refresh; the refresh booked after the change redraws it."""
+        embed = discord.Embed(
+            title=f"Trap — you play {_colour(seat)} ({'AB'[seat]})",
+            description="A move is being made right now; the board follows in a moment.",
+            colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
+        )
+        return embed, [self._refresh(table, "Refresh")]
+
+    def _refresh(self, table: Table, label: str, row: int | None = None) -> ActionButton:
+        # "refresh" redraws the panel with no nav state, which is also the way back a step.
+        return ActionButton(
+            table.id,
+            table.version,
+            "refresh",
+            label=label,
+            emoji="🔄" if label == "Refresh" else "↩️",
+            row=row,
+        )
+
+    def _point_button(
+        self, table: Table, view: dict[str, Any], point: str, action: str, enabled: bool, row: int
+    ) -> ActionButton:
+        """A point of the board as a button; an occupied point shows whose pawn is there."""
+        pawn = next((p for p in view["pawns"] if p["point"] == point), None)
+        emoji = None if pawn is None else (KING_EMOJI if pawn["king"] else PAWN_EMOJI[pawn["owner"]])
+        return ActionButton(
+            table.id,
+            table.version,
+            action,
+            label=point,
+            emoji=emoji,
+            style=discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary,
+            disabled=not enabled,
+            row=row,
+        )
+
+    def _grid(
+        self,
+        table: Table,
+        view: dict[str, Any],
+        points: list[str],
+        action_of: Callable[[str], str],
+        allowed: set[str],
+    ) -> list[discord.ui.Item[Any]]:
+        """Points laid out as on the board (top row first), five to a Discord row."""
+        ordered = sorted(points, key=lambda p: (-_row_of(p), p[0]))
+        return [
+            self._point_button(table, view, point, action_of(point), point in allowed, i // 5)
+            for i, point in enumerate(ordered)
+        ]
+
+    def _row_picker(self, table: Table, size: int, rows_allowed: set[int]) -> list[discord.ui.Item[Any]]:
+        items: list[discord.ui.Item[Any]] = []
+        for i, r in enumerate(range(size, 0, -1)):
+            items.append(
+                ActionButton(
+                    table.id,
+                    table.version,
+                    f"nav-r{r}",
+                    label=f"Row {r}",
+                    style=discord.ButtonStyle.primary if r in rows_allowed else discord.ButtonStyle.secondary,
+                    disabled=r not in rows_allowed,
+                    row=i // 5,
+                )
+            )
+        items.append(self._refresh(table, "Refresh", row=2))
+        return items
+
+    def _chosen_row(self, nav: str | None, size: int) -> int | None:
+        if nav and nav.startswith("r") and nav[1:].isdigit() and 1 <= int(nav[1:]) <= size:
+            return int(nav[1:])
+        return None
+
+    def _drop_controls(
+        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+    ) -> tuple[str, list[discord.ui.Item[Any]]]:
+        size = view["size"]
+        free = set(legal)
+        king = view["variant"] == "king" and view["pawns_to_drop"][view["seat"]] == view["pawns_per_player"]
+        what = "your **King**" if king else "a pawn"
+        if size == 5:
+            # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
+            return f"Pick the point for {what}.", self._grid(table, view, view["points"], lambda p: p, free)
+        row = self._chosen_row(nav, size)
+        rows_free = {_row_of(p) for p in free}
+        if row is None or row not in rows_free:
+            return f"Pick the row for {what}, then the point.", self._row_picker(table, size, rows_free)
+        points = [p for p in view["points"] if _row_of(p) == row]
+        items = self._grid(table, view, points, lambda p: p, free)
+        items.append(self._refresh(table, "Other row", row=2))
+        return f"Row {row}: pick the point for {what}.", items
+
+    def _arrow_controls(
+        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+    ) -> tuple[str, list[discord.ui.Item[Any]]]:
+        size = view["size"]
+        touching: dict[str, list[str]] = {}
+        for arrow in legal:
+            tail, head = arrow.split(">")
+            touching.setdefault(tail, []).append(arrow)
+            touching.setdefault(head, []).append(arrow)
+        point = nav[1:] if nav and nav.startswith("p") and nav[1:] in touching else None
+        if point is not None:
+            items: list[discord.ui.Item[Any]] = []
+            arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
+            for i, arrow in enumerate(arrows):
+                tail, head = arrow.split(">")
+                items.append(
+                    ActionButton(
+                        table.id,
+                        table.version,
+                        arrow,
+                        label=f"{tail} → {head}",
+                        style=discord.ButtonStyle.success,
+                        row=i // 4,
+                    )
+                )
+            back = f"nav-r{_row_of(point)}" if size == 6 else "refresh"
+            items.append(ActionButton(table.id, table.version, back, label="Other point", emoji="↩️", row=2))
+            return (
+                f"Arrows touching {point} on lines still empty: pick one (it points to the second point).",
+                items,
+            )
+        if size == 5:
+            return (
+                "Pick a point next to an empty line, then the arrow.",
+                self._grid(table, view, view["points"], lambda p: f"nav-p{p}", set(touching)),
+            )
+        row = self._chosen_row(nav, size)
+        rows_open = {_row_of(p) for p in touching}
+        if row is None or row not in rows_open:
+            return "Pick a row, then a point next to an empty line, then the arrow.", self._row_picker(
+                table, size, rows_open
+            )
+        points = [p for p in view["points"] if _row_of(p) == row]
+        items = self._grid(table, view, points, lambda p: f"nav-p{p}", set(touching))
+        items.append(self._refresh(table, "Other row", row=2))
+        return f"Row {row}: pick a point next to an empty line.", items
+
+    def _move_controls(
+        self, table: Table, seat: int, view: dict[str, Any], nav: str | None
+    ) -> tuple[str, list[discord.ui.Item[Any]]]:
+        moves: dict[str, list[str]] = view["moves"]
+        kings = {p["point"] for p in view["pawns"] if p["king"]}
+        chosen = nav[1:] if nav and nav.startswith("p") and nav[1:] in moves else None
+        items: list[discord.ui.Item[Any]] = []
+        for i, point in enumerate(sorted(moves, key=lambda p: (-_row_of(p), p[0]))[:15]):
+            items.append(
+                ActionButton(
+                    table.id,
+                    table.version,
+                    f"nav-p{point}",
+                    label=point,
+                    emoji=KING_EMOJI if point in kings else PAWN_EMOJI[seat],
+                    style=discord.ButtonStyle.primary if point == chosen else discord.ButtonStyle.secondary,
+                    row=i // 5,
+                )
+            )
+        if chosen is None:
+            items.append(self._refresh(table, "Refresh", row=4))
+            return "Pick the pawn to move (only pawns with a move are shown).", items
+        occupant = {p["point"]: p for p in view["pawns"]}
+        for target in moves[chosen][:5]:
+            label = f"{chosen} → {target}"
+            other = occupant.get(target)
+            if other is not None:
+                whose = "your" if other["owner"] == seat else _colour(other["owner"])
+                label += f" (swap with {whose} {'King' if other['king'] else 'pawn'})"
+            items.append(
+                ActionButton(
+                    table.id,
+                    table.version,
+                    f"{chosen}>{target}",
+                    label=label[:80],
+                    style=discord.ButtonStyle.success,
+                    row=3,
+                )
+            )
+        items.append(self._refresh(table, "Other pawn", row=4))
+        return f"Move the pawn on **{chosen}** to:", items
+
+
+# --- the cog -----------------------------------------------------------------------------------
+
+
+class TrapCog(commands.Cog):
+    trap = app_commands.Group(name="trap", description="Trap: the two-player shifting maze", guild_only=True)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.ui = TrapUI(live=lambda table_id: table_id in bot.referee.tables)
+        bot.referee.register(self.ui)
+        bot.referee.on_change.append(self.ui.on_change)
+
+    async def cog_load(self) -> None:
+        """After a restart, rebuild the move list of every live game from its stored actions
+        (the engine keeps only the last move, and the final embed must list them all)."""
+        try:
+            rows = await self.bot.store.live_tables()
+            for row in rows:
+                if row.game != GAME.key or row.status != "playing" or row.state is None:
+                    continue
+                await self._rebuild(row)
+        except Exception:
+            # A missing move list must never stop the bot from starting; the end says it's partial.
+            log.exception("could not rebuild Trap move lists")
+
+    async def _rebuild(self, row: Any) -> None:
+        options = GAME.parse_options(dict(row.options).get("rules", {}))
+        state = GAME.new_game(2, options, row.seed)
+        record = Record()
+        record.add(list(state.opening_events))
+        for action in await self.bot.store.actions(row.id):
+            record.add(state.apply(action.seat, action.action))
+        if state.to_json() != row.state:
+            log.warning("Trap table %s: replay differs from the stored state; move list not rebuilt", row.id)
+            return
+        self.ui.records[row.id] = record
+        self.ui.committed(row.id, state.view(None))
+
+    async def cog_unload(self) -> None:
+        if self.ui.on_change in self.bot.referee.on_change:
+            self.bot.referee.on_change.remove(self.ui.on_change)
+
+    @trap.command(name="new", description="Open a Trap table (two players) in this channel")
+    @app_commands.describe(
+        variant="basic: capture everything; king: capture the opposing King",
+        size="Points per side: 5 (a1–e5) or 6 (a1–f6)",
+        quick_setup="Skip the Arrow Drop: every line gets a random arrow",
+        speed="Move clock: relaxed (90 s), fast (30 s) or off",
+        thread="Play in a new thread",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Literal["basic", "king"] = "basic",
+        size: Literal[5, 6] = 5,
+        quick_setup: bool = False,
+        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        thread: bool = False,
+    ) -> None:
+        await open_table_command(
+            interaction,
+            GAME.key,
+            seats=2,
+            speed=speed,
+            rules={"variant": variant, "size": int(size), "quick_setup": quick_setup},
+            thread=thread,
+        )
+
+    @trap.command(
+        name="move", description="Drop or move from the keyboard: c3 (a pawn) or c3>c4 (an arrow or a move)"
+    )
+    @app_commands.describe(
+        move="A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)"
+    )
+    async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
+        action = tidy_move(move)
+        if not MOVE_TEXT.fullmatch(action):
+            shown = move.strip().replace("`", "")[:40] or "(nothing)"
+            await reply(
+                interaction,
+                f"`{shown}` isn't a Trap move. Type a point such as `c3` to drop a pawn, or two neighbouring "
+                "points such as `c3>c4` to drop an arrow (pointing to c4) or move your pawn from c3 to c4.",
+            )
+            return
+        table = self.bot.referee.table_in(interaction.channel_id)
+        if table is not None and table.game.key != GAME.key:
+            await reply(interaction, f"The table in this channel is {table.game.title}, not Trap.")
+            return
+        await self.bot.referee.command_action(interaction, action)
+
+    @move.autocomplete("move")
+    async def move_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Your legal actions now, filtered by what you've typed (everything in Trap is public)."""
+        table = self.bot.referee.table_in(interaction.channel_id)
+        if table is None or table.game.key != GAME.key or table.state is None or table.status != "playing":
+            return []
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return []
+        typed = tidy_move(current)
+        legal = [a for a in table.state.legal_actions(seat) if a.startswith(typed)]
+        return [app_commands.Choice(name=a, value=a) for a in legal[:25]]
+
+    @trap.command(name="rules", description="How to play Trap, and the house rulings in force")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await send_rules(interaction, GAME)
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(TrapCog(bot))

@@ -1,0 +1,133 @@
+"""Whole Trap games through SimCord, by clicks only: the board picture, the step-by-step panels,
+the pings, the event lines and the final move list."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from cogs.trap_board import image_size
+from tests.e2e.simhelpers import buttons, message_text
+from tests.e2e.trap_driver import (
+    Person,
+    Typist,
+    board_png,
+    controls,
+    final_message,
+    medium_chooser,
+    open_table,
+    play_to_end,
+    section,
+)
+
+
+def handovers(bot: Any, seat: int) -> list[int]:
+    """Count the times the turn passes to ``seat`` from someone else (each deserves one ping)."""
+    count = [0]
+
+    def hook(table: Any, events: list[Any]) -> None:
+        if not events or table.status != "playing":
+            return
+        actors = [e.seat for e in events if e.seat is not None]
+        if table.state.view(None)["to_move"] == seat and (not actors or actors[-1] != seat):
+            count[0] += 1
+
+    bot.referee.on_change.append(hook)
+    return count
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, simcord_bot):
+    """Alice (red) against the medium computer, quick setup, every drop and move by clicking her
+    panel; every panel she sees offers only legal actions and never shows a refusal.
+
+    Seen failing without TrapUI's guard for a live panel refresh that lands while a move is being
+    saved (TrapUI.committed made a no-op): that panel showed the new board with buttons of the
+    old version, and her next click was answered "Too slow" instead of playing."""
+    env = simcord_env
+    simcord_bot.referee.new_seed = lambda: 7
+    simcord_bot.referee.computer_speed = 0.5
+    pings = handovers(simcord_bot, 0)
+    t = await open_table(env, cpu="medium", quick_setup=True)
+    alice, channel, lobby = t["host"], t["channel"], t["lobby"]
+    lobby_text = message_text(channel.history()[0])
+    assert "Seats (2/2)" in lobby_text and "quick (random arrows)" in lobby_text
+    assert {"Add computer: easy", "Add computer: medium", "Add computer: hard"} <= {
+        b["label"] for b in buttons(channel.history()[0])
+    }
+    await alice.click(lobby, label="Start")
+
+    table_message = channel.history()[0]
+    assert table_message.embeds[0].image.url.endswith("board.png")
+    assert board_png(env, table_message).size == image_size(5)
+    person = Person(alice, lobby, simcord_bot, seat=0)
+    await person.open_panel()
+    # Her first drop: the 5 × 5 grid of points fills the panel, every free point offered.
+    assert len(controls(person.panel)) == 25
+    table = simcord_bot.referee.tables[1]
+
+    await play_to_end(env, [person], channel, medium_chooser(7))
+    state = table.state
+    view = state.view(None)
+    assert view["phase"] == "over"
+    await env.advance_time(6)  # the last coalesced table edit
+
+    # The end: winner or draw, the reason and the full move list in the notation.
+    final = message_text(final_message(channel))
+    assert re.search(r"Trap — (alice wins|Robo 1 \(medium\) wins|a draw)", final), final
+    assert view["result"]["summary"].split(": ")[-1].rstrip(".") in final
+    assert len(section(final, "Piece Drop")) == 16
+    moves = section(final, "Main play")
+    assert len(moves) == view["ply"]
+    assert sum(m.count("×") for m in moves) == sum(len(side) for side in view["captured"])
+    assert view["last"]["action"] == moves[-1].split("×")[0].rstrip("*")
+
+    # The table message shows the final board, with the last move's flips named.
+    last_table = message_text(channel.history()[0])
+    assert "game over" in last_table and "arrows flipped:" in last_table
+    assert board_png(env, channel.history()[0]).size == image_size(5)
+    if view["captured"][0] or view["captured"][1]:
+        said = " ".join(str(r.json) for r in env.http_requests if r.json is not None)
+        assert "is trapped and captured by" in said
+
+    # She was pinged exactly once each time the turn came to her, and the computer never.
+    pinged = [m for m in channel.history() if (m.content or "").startswith(f"<@{alice.id}>, your turn")]
+    assert len(pinged) == pings[0] > 0
+    assert not any(
+        "Robo" in (m.content or "") and "your turn" in (m.content or "") for m in channel.history()
+    )
+    assert person.actions >= 8 and person.panels_checked > 2 * person.actions
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_six_by_six_king_setup_through_row_steps(simcord_env, simcord_bot):
+    """Two people on 6 × 6 with the full Arrow Drop: alice clicks (drops through a row then a
+    point, arrows through a row, a point and an arrow), bob types `/trap move`; the board picture
+    is 6 × 6 sized."""
+    env = simcord_env
+    simcord_bot.referee.new_seed = lambda: 11
+    t = await open_table(env, cpu=None, people=("alice", "bob"), size=6, variant="king")
+    alice, bob = t["actors"]
+    channel, lobby = t["channel"], t["lobby"]
+    await alice.click(lobby, label="Start")
+    assert board_png(env, channel.history()[0]).size == image_size(6)
+    people = [Person(alice, lobby, simcord_bot, 0), Typist(bob, channel, simcord_bot, 1)]
+    await people[0].open_panel()
+    # A row first: six rows, all with free points, and Refresh.
+    offered = controls(people[0].panel)
+    assert set(offered) == {f"nav-r{r}" for r in range(1, 7)} | {"refresh"}
+    assert "your **King**" in message_text(people[0].panel)
+    table = simcord_bot.referee.tables[1]
+    chooser = medium_chooser(3)
+    await play_to_end(env, people, channel, chooser, until=lambda: table.state.view(None)["ply"] >= 4)
+    view = table.state.view(None)
+    assert len(view["arrows"]) == 60 and sum(p["king"] for p in view["pawns"]) >= 1
+    await env.advance_time(6)
+    text = message_text(channel.history()[0])
+    assert "6 × 6, King variant" in text
+    assert board_png(env, channel.history()[0]).size == image_size(6)
+    assert people[0].actions + people[1].actions == 24 + 60 + view["ply"]
+    assert not env.errors
