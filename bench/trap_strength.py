@@ -1,6 +1,8 @@
 """How strong Trap's computer levels are against each other (a measurement, not a test).
 
-python -m bench.trap_strength --games 40 [--out trap_strength.json] [--pairs hard:easy,hard:medium]
+python -m bench.trap_strength --games 40 [--out trap_strength.json] [--pairs hard:random,hard:medium]
+
+Levels are the game's computer levels plus "random" (uniformly random legal moves).
 
 Each pairing plays N games, half with each level as player A, on the basic 5 × 5 game; prints a table
 (wins, draws, losses from the first level's side, and the first level's thinking time per main-play
@@ -22,10 +24,24 @@ from rules.trap import Trap
 GAME = Trap()
 
 
+class RandomPlay:
+    """Uniformly random legal moves: the baseline the issue measures the strongest level against
+    (the "easy" level is random-ish but grabs captures it sees, so it is not quite random)."""
+
+    level = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str | None:
+        return rng.choice(legal) if legal else None
+
+
+def player(level: str) -> Any:
+    return RandomPlay() if level == "random" else GAME.computer_player(level)
+
+
 def play(levels: tuple[str, str], seed: int, options: dict[str, Any]) -> tuple[list[int], str, list[float]]:
     """One game, seat 0 and seat 1 at the given levels; returns winners, reason and seat 0's move times."""
     state = GAME.new_game(2, options, seed)
-    bots = [GAME.computer_player(level) for level in levels]
+    bots = [player(level) for level in levels]
     rngs = [random.Random(f"bench:{seed}:{seat}") for seat in (0, 1)]
     times: list[list[float]] = [[], []]
     while not state.is_over():
@@ -76,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.trap_strength", description=__doc__)
     parser.add_argument("--games", type=int, default=40, help="games per pairing (half each way)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pairs", default="hard:easy,hard:medium,medium:easy")
+    parser.add_argument("--pairs", default="hard:random,hard:easy,hard:medium,medium:easy")
     parser.add_argument("--options", default="", help='Trap options as JSON, e.g. \'{"variant": "king"}\'')
     parser.add_argument("--out", default="trap_strength.json", help="where to write the JSON results")
     args = parser.parse_args(argv)

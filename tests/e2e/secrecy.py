@@ -77,6 +77,8 @@ class Audit:
         m = re.match(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", path)
         if m:
             record = backend.interactions[backend.interaction_tokens[m.group(1)]]
+            if record.guild_id is None:
+                return int(record.user_id)  # a click in a DM is answered in that DM
             inner = data.get("data") if isinstance(data.get("data"), dict) else data
             flags = int((inner or {}).get("flags") or 0)
             if flags & EPHEMERAL:
