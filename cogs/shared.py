@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from cogs.referee import Refusal, reply
+from cogs.common import Refusal, reply
 from rules import get_game
 
 

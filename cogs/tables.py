@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common import Refusal, reply
 from cogs.components import is_ours, on_message, route_unlisted
-from cogs.referee import Refusal, reply
 
 
 class TablesCog(commands.Cog):

@@ -24,8 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common import reply
 from cogs.components import ActionButton
-from cogs.referee import reply
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from cogs.trap_board import render_board
