@@ -241,8 +241,13 @@ async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) 
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A throwaway View to carry components; it is never stored (only DynamicItems inside)."""
+    """A throwaway View that only carries components to Discord.
+
+    It is stopped before it is sent: discord.py then neither stores it nor, for an ephemeral
+    panel, starts the 15-minute timeout task it forces on ephemeral views — one sleeping task
+    per panel otherwise. Clicks still arrive, through the DynamicItems registered at start-up."""
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view

@@ -72,3 +72,27 @@ async def test_a_forged_select_value_is_refused(simcord_env, simcord_bot):
     await env.settle()
     assert flight.result.acknowledged
     assert next(s.name for s in simcord_bot.referee.tables[1].seats) == "alice"
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_no_view_or_sleeping_task_is_kept_per_panel(simcord_env, simcord_bot):
+    """Seen failing before panels were sent as stopped Views: every ephemeral panel left a stored
+    View with a 15-minute timeout task (discord.py forces that timeout on ephemeral views)."""
+    import asyncio
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("panels")
+    people = [guild.add_member(env.create_user(name)) for name in ("ann", "ben", "cat")]
+    await people[0].slash(channel, "zipzap new", seats=3)
+    lobby = channel.last_message
+    for person in people[1:]:
+        await person.click(lobby, label="Join")
+    await people[0].click(lobby, label="Start")
+    for _ in range(4):
+        for person in people:
+            await person.click(lobby, label="My hand")
+    store = simcord_bot._connection._view_store
+    assert not store._views, "views were stored per message"
+    sleepers = [t for t in asyncio.all_tasks() if "timeout" in repr(t.get_coro()).lower()]
+    assert sleepers == []

@@ -1,0 +1,260 @@
+"""python -m bench — reproducible performance figures for the referee (see bench/README.md).
+
+    python -m bench                      # everything, a few minutes on two cores
+    python -m bench --quick              # a scaled-down smoke run (well under a minute or two)
+    python -m bench --only engines       # one part: engines, e2e, resume or memory (comma list ok)
+    python -m bench --compare HEAD~1     # also the engine figures of another commit, as ratios
+    python -m bench --json -             # JSON to stdout (the table goes to stderr)
+
+Prints a table and writes bench/results/latest.json:
+{"commit", "python", "machine", "run_s", "config",
+ "results": {"engines", "e2e", "resume", "memory", "compare"}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.common import ROOT, git_commit, machine, python_info, workdir
+
+PARTS = ("engines", "e2e", "resume", "memory")
+DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--quick", action="store_true", help="scaled-down run: every part, small sizes")
+    p.add_argument(
+        "--only", action="append", default=[], help=f"parts to run: {', '.join(PARTS)} (comma list or repeat)"
+    )
+    p.add_argument(
+        "--json",
+        default=str(DEFAULT_JSON),
+        help="where to write the JSON ('-' = stdout); default %(default)s",
+    )
+    p.add_argument(
+        "--compare", metavar="REV", help="also measure the engines at REV (e.g. HEAD~1) and print ratios"
+    )
+    p.add_argument("--seed", type=int, default=1, help="first seed of every seeded part (default 1)")
+    p.add_argument("--keep", action="store_true", help="keep the temp folder with the databases")
+    g = p.add_argument_group("engines")
+    g.add_argument("--games", help="only these game keys (comma list); default every game in rules.GAMES")
+    g.add_argument("--engine-seconds", type=float, help="self-play time budget per game (default 5, quick 1)")
+    g.add_argument(
+        "--engine-min-games", type=int, help="at least this many games per game (default 3, quick 1)"
+    )
+    g = p.add_argument_group("end to end")
+    g.add_argument("--e2e-tables", help="table counts, comma list (default 50,200; quick 10,40)")
+    g.add_argument("--e2e-seconds", help="virtual seconds of play per size (default 30,15; quick 5,5)")
+    g.add_argument("--click-every", help="each person clicks once every N virtual s, per size (default 1,2)")
+    g.add_argument(
+        "--clicking-tables",
+        type=int,
+        default=50,
+        help="at most this many tables have people clicking, the rest computers only (default %(default)s)",
+    )
+    g.add_argument("--burst", type=int, default=10, help="clicks in flight at once (default %(default)s)")
+    g.add_argument(
+        "--step", type=float, default=0.25, help="advance_time step in virtual s (default %(default)s)"
+    )
+    g.add_argument(
+        "--e2e-games",
+        default="zipzap",
+        help="games to mix (comma list, or 'all' with a cog); default %(default)s",
+    )
+    g.add_argument(
+        "--settle-timeout",
+        type=float,
+        default=600.0,
+        help="SimCord settle_timeout, real s (default %(default)s)",
+    )
+    g = p.add_argument_group("resume and memory")
+    g.add_argument("--resume-tables", help="live-table counts (default 100,1000; quick 50,200)")
+    g.add_argument("--repeats", type=int, help="timings per size, median kept (default 3, quick 2)")
+    g.add_argument(
+        "--memory-tables", type=int, help="live tables for memory per table (default 1000, quick 200)"
+    )
+    g.add_argument(
+        "--db-actions",
+        type=int,
+        help="actions per game committed for database size (default 1000, quick 200)",
+    )
+    args = p.parse_args(argv)
+    parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
+    unknown = [x for x in parts if x not in PARTS]
+    if unknown:
+        p.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
+    args.parts = parts
+    q = args.quick
+    args.engine_seconds = args.engine_seconds if args.engine_seconds is not None else (1.0 if q else 5.0)
+    args.engine_min_games = args.engine_min_games if args.engine_min_games is not None else (1 if q else 3)
+    tables = _ints(args.e2e_tables or ("10,40" if q else "50,200"))
+    seconds = _ints(args.e2e_seconds or ("5,5" if q else "30,15"))
+    every = _ints(args.click_every or "1,2")
+    # A shorter list repeats its last value, so "--e2e-seconds 20" applies to every size.
+    args.e2e_sizes = [
+        (n, seconds[min(i, len(seconds) - 1)], every[min(i, len(every) - 1)]) for i, n in enumerate(tables)
+    ]
+    args.resume_sizes = _ints(args.resume_tables or ("50,200" if q else "100,1000"))
+    args.repeats = args.repeats or (2 if q else 3)
+    args.memory_tables = args.memory_tables or (200 if q else 1000)
+    args.db_actions = args.db_actions or (200 if q else 1000)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    to_stdout = args.json == "-"
+    out = sys.stderr if to_stdout else sys.stdout
+    # The bot logs at INFO; the bench counts warnings itself (e2e) and keeps the screen for figures.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    report: dict[str, Any] = {
+        "commit": git_commit(),
+        "python": python_info(),
+        "machine": machine(),
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "argv": sys.argv[1:] if argv is None else argv,
+        "config": {
+            "parts": args.parts,
+            "quick": args.quick,
+            "seed": args.seed,
+            "engine_seconds": args.engine_seconds,
+            "engine_min_games": args.engine_min_games,
+            "e2e_sizes": [{"tables": n, "virtual_s": s, "click_every_s": c} for n, s, c in args.e2e_sizes],
+            "burst": args.burst,
+            "clicking_tables": args.clicking_tables,
+            "step": args.step,
+            "resume_sizes": args.resume_sizes,
+            "memory_tables": args.memory_tables,
+            "db_actions": args.db_actions,
+        },
+        "results": {},
+    }
+    results = report["results"]
+    report["part_s"] = part_s = {}
+    clock = time.perf_counter()
+
+    def lap(part: str) -> None:
+        # Wall time per part, so a slow run shows where the time went.
+        nonlocal clock
+        part_s[part] = round(time.perf_counter() - clock, 1)
+        clock = time.perf_counter()
+
+    printed: list[Any] = []
+    games = [g for g in (args.games or "").split(",") if g] or None
+    engine_args = [
+        "--engine-seconds", str(args.engine_seconds), "--engine-min-games", str(args.engine_min_games),
+        "--seed", str(args.seed),
+    ] + (["--games", args.games] if args.games else [])  # fmt: skip
+
+    with workdir(keep=args.keep) as tmp:
+        if args.keep:
+            progress(f"databases in {tmp}")
+        if "engines" in args.parts or args.compare:
+            from bench import engines
+
+            progress("engines: self-play per game")
+            results["engines"] = engines.run(
+                seconds=args.engine_seconds,
+                min_games=args.engine_min_games,
+                max_games=100_000,
+                seed=args.seed,
+                only=games,
+            )
+            printed += engines.tables(results["engines"])
+            lap("engines")
+        if "e2e" in args.parts:
+            import rules
+            from bench import e2e
+
+            keys = (
+                list(rules.GAMES) if args.e2e_games == "all" else [k for k in args.e2e_games.split(",") if k]
+            )
+            results["e2e"] = e2e.run(
+                workdir=tmp,
+                sizes=args.e2e_sizes,
+                burst=args.burst,
+                step=args.step,
+                games=keys,
+                settle_timeout=args.settle_timeout,
+                progress=progress,
+                clicking=args.clicking_tables,
+            )
+            printed += e2e.tables(results["e2e"])
+            lap("e2e")
+        if "resume" in args.parts:
+            from bench import resume
+
+            results["resume"] = resume.run(
+                workdir=tmp, sizes=args.resume_sizes, repeats=args.repeats, progress=progress
+            )
+            printed += resume.tables(results["resume"])
+            lap("resume")
+        if "memory" in args.parts:
+            from bench import memory
+
+            results["memory"] = memory.run(
+                workdir=tmp,
+                live_tables=args.memory_tables,
+                actions=args.db_actions,
+                seed=args.seed,
+                progress=progress,
+            )
+            printed += memory.tables(results["memory"])
+            lap("memory")
+    if args.compare:
+        from bench import compare
+
+        try:
+            previous = compare.previous_engines(args.compare, engine_args, progress)
+            results["compare"] = previous | {"ratios": compare.ratios(results["engines"], previous)}
+            printed += compare.tables(results["compare"])
+        except Exception as error:
+            results["compare"] = {"rev": args.compare, "error": str(error)}
+            progress(f"compare failed: {error}")
+        lap("compare")
+
+    report["run_s"] = round(time.perf_counter() - started, 1)
+    print(file=out)
+    host = report["machine"]
+    print(
+        f"commit {report['commit']} · {report['python']} · {host['cpu_model']} × {host['cpus']}"
+        f" · load {host['loadavg_at_start']}",
+        file=out,
+    )
+    for table in printed:
+        print(file=out)
+        print(table.render(), file=out)
+    parts = ", ".join(f"{k} {v} s" for k, v in part_s.items())
+    print(f"\nran in {report['run_s']} s ({parts})", file=out)
+    text = json.dumps(report, indent=2, default=str)
+    if to_stdout:
+        print(text)
+    else:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+        print(f"JSON: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

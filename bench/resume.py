@@ -1,0 +1,233 @@
+"""3. Restart: how long a fresh bot takes to bring N live tables back from SQLite.
+
+The tables are written straight through db.store.Store (create_table, start_game, set_table_message),
+each holding a real Zip Zap game a few actions in (self-play), with two people and two computer
+players, so resuming rebuilds real engine states, reschedules real timers and re-plans real
+computer players. Then a fresh bot (no Discord connection needed) is timed on:
+- ``Referee.resume()`` alone (load rows, rebuild tables, timers, computer plans), and
+- the whole ``setup_hook`` (buttons, every game's cog, resume, scheduler start; no command sync).
+Each is repeated and the median kept, each time on a brand-new bot object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from bench.common import Table, sqlite_url
+
+GAME = "zipzap"
+PLAYERS = 4
+GUILD_ID = 1
+# Ids far from anything SimCord or the e2e part would hand out; only uniqueness matters here.
+CHANNEL_BASE = 7_000_000
+USER_BASE = 8_000_000
+MESSAGE_BASE = 9_000_000
+
+
+async def add_live_tables(url: str, start: int, count: int, seed: int) -> None:
+    """Tables ``start .. start+count-1`` in status playing, each mid-game."""
+    from db.engine import Database
+    from db.models import utcnow
+    from db.store import SeatSpec, Store
+    from rules import get_game
+    from rules.selfplay import play_game
+
+    game = get_game(GAME)
+    timers = game.timers["relaxed"]
+    database = Database(url)
+    store = Store(database)
+    try:
+        for i in range(start, start + count):
+            people = [SeatSpec(s, USER_BASE + 10 * i + s, f"Player {i}.{s}") for s in range(2)]
+            computers = [
+                SeatSpec(2 + k, None, f"Robo {k + 1} ({level})", computer_level=level)
+                for k, level in enumerate(("casual", "sharp"))
+            ]
+            seats = people + computers
+            table_id = await store.create_table(
+                guild_id=GUILD_ID,
+                channel_id=CHANNEL_BASE + i,
+                game=GAME,
+                host_id=people[0].user_id or 0,
+                options={"seats": PLAYERS, "rules": {}},
+                speed="relaxed",
+                seed=seed + i,
+                seats=seats,
+            )
+            # A game some way in (its length varies per table), not a fresh deal.
+            record = play_game(game, PLAYERS, {}, seed + i, ["casual", "sharp"], max_actions=5 + i % 30)
+            state = record.state
+            if state.is_over():
+                state = game.new_game(PLAYERS, game.parse_options({}), seed + i)
+            deadline_at = deadline_action = None
+            for quiet in state.quiet_actions():
+                seconds = timers.get(quiet.timer)
+                if seconds is not None:
+                    deadline_at, deadline_action = utcnow() + timedelta(seconds=seconds), quiet.action
+                    break
+            await store.start_game(
+                table_id,
+                version=2 + len(record.actions),
+                seats=seats,
+                state=state.to_json(),
+                log=[f"The game begins with {PLAYERS} players."],
+                deadline_at=deadline_at,
+                deadline_action=deadline_action,
+            )
+            await store.set_table_message(table_id, MESSAGE_BASE + i)
+    finally:
+        await database.dispose()
+
+
+def fresh_bot(url: str) -> Any:
+    from bot import Settings, create_bot
+
+    return create_bot(Settings(token=None, database_url=url), sync_commands=False)
+
+
+async def load_cogs(bot: Any) -> None:
+    """The game cogs, as setup_hook loads them before resuming: resume() needs each game's UI."""
+    import importlib.util
+
+    import bot as entry
+
+    for name in entry.EXTENSIONS:
+        if importlib.util.find_spec(name) is not None:
+            await bot.load_extension(name)
+
+
+async def _close(bot: Any) -> None:
+    bot.scheduler.stop()
+    await bot.database.dispose()
+
+
+async def time_resume(url: str, expected: int) -> tuple[float, int]:
+    bot = fresh_bot(url)
+    try:
+        await load_cogs(bot)
+        started = time.perf_counter()
+        count = await bot.referee.resume()
+        elapsed = time.perf_counter() - started
+        ready = sum(1 for t in bot.referee.tables.values() if t.status == "playing" and t.state is not None)
+    finally:
+        await _close(bot)
+    if count != expected:
+        raise RuntimeError(f"resume() found {count} live tables, expected {expected}")
+    return elapsed, ready
+
+
+async def time_setup_hook(url: str) -> tuple[float, int]:
+    bot = fresh_bot(url)
+    try:
+        started = time.perf_counter()
+        await bot.setup_hook()
+        elapsed = time.perf_counter() - started
+        ready = sum(1 for t in bot.referee.tables.values() if t.status == "playing" and t.state is not None)
+    finally:
+        await _close(bot)
+    return elapsed, ready
+
+
+async def time_query(url: str) -> float:
+    """Only loading the rows (Store.live_tables), to split database time from rebuilding time."""
+    from db.engine import Database
+    from db.store import Store
+
+    database = Database(url)
+    try:
+        started = time.perf_counter()
+        await Store(database).live_tables()
+        return time.perf_counter() - started
+    finally:
+        await database.dispose()
+
+
+async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
+    # The first resume in this process also pays one-off costs (lazy imports, first connection to
+    # a cold file); kept apart as "first", the repeats after it give the steady figure.
+    first = await time_resume(url, n)
+    resume = [await time_resume(url, n) for _ in range(repeats)]
+    hook = [await time_setup_hook(url) for _ in range(repeats)]
+    query = [await time_query(url) for _ in range(repeats)]
+    resume_s = statistics.median(r[0] for r in resume)
+    hook_s = statistics.median(h[0] for h in hook)
+    return {
+        "tables": n,
+        "repeats": repeats,
+        "resume_s": round(resume_s, 4),
+        "resume_min_s": round(min(r[0] for r in resume), 4),
+        "resume_first_s": round(first[0], 4),
+        "resume_ms_per_table": round(resume_s / n * 1000, 4),
+        "setup_hook_s": round(hook_s, 4),
+        "setup_hook_min_s": round(min(h[0] for h in hook), 4),
+        "load_rows_s": round(statistics.median(query), 4),
+        "ready_after_resume": min(r[1] for r in resume),
+        "ready_after_setup_hook": min(h[1] for h in hook),
+    }
+
+
+def ensure_live_db(workdir: Path, n: int, progress: Callable[[str], None], seed: int = 1) -> str:
+    """The run's live-tables database grown to ``n`` tables (shared by resume and memory)."""
+    from db.engine import migrate
+
+    path = workdir / "live.sqlite3"
+    url = sqlite_url(path)
+    marker = workdir / "live.count"
+    have = int(marker.read_text()) if marker.exists() else 0
+    if have == 0:
+        migrate(url)
+    if have < n:
+        started = time.perf_counter()
+        asyncio.run(add_live_tables(url, have, n - have, seed))
+        progress(
+            f"  built live tables {have}..{n - 1} through Store in {time.perf_counter() - started:.1f} s"
+        )
+        marker.write_text(str(n))
+    return url
+
+
+def run(*, workdir: Path, sizes: list[int], repeats: int, progress: Callable[[str], None]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n in sorted(sizes):
+        progress(f"resume: {n} live tables")
+        try:
+            url = ensure_live_db(workdir, n, progress)
+            out[str(n)] = asyncio.run(_measure(url, n, repeats))
+        except Exception as error:
+            import traceback
+
+            out[str(n)] = {
+                "error": f"{type(error).__name__}: {error}",
+                "trace": traceback.format_exc(limit=6),
+            }
+    return {"game": GAME, "players": PLAYERS, "sizes": out}
+
+
+def tables(result: dict[str, Any]) -> list[Table]:
+    t = Table(
+        "Restart: a fresh bot resuming N live tables from SQLite (median of repeats)",
+        ["tables", "resume() s", "ms/table", "setup_hook s", "load rows s", "ready"],
+    )
+    for n, r in result["sizes"].items():
+        if "error" in r:
+            t.add(n, "error", r["error"][:70], "", "", "")
+            continue
+        t.add(
+            n,
+            r["resume_s"],
+            r["resume_ms_per_table"],
+            r["setup_hook_s"],
+            r["load_rows_s"],
+            f"{r['ready_after_resume']}/{r['tables']}",
+        )
+    t.notes.append(
+        f"{result['game']}, {result['players']} seats (2 people, 2 computers), mid-game states;"
+        " setup_hook = buttons + cogs + resume + scheduler start, without command sync"
+    )
+    return [t]
