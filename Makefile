@@ -32,6 +32,10 @@ test: $(VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 
+# Measurements (SimCord drives the real bot, so the test extras are needed): make bench ARGS=--quick
+bench: $(VENV)/.test
+	$(PY) -m bench $(ARGS)
+
 lint: $(VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
