@@ -134,7 +134,9 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         events = table.state.apply(seat, action)
         try:
             version = table.version + 1
-            log_before = list(table.log)
+            log_before, logged_before = list(table.log), table.logged_at
+            if events:
+                table.logged_at = version
             deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
             if deal is None:
                 table.add_log([self._line(table, e) for e in events])
@@ -166,7 +168,7 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             )
         except BaseException:
             table.state = table.game.from_json(before)
-            table.log = log_before
+            table.log, table.logged_at = log_before, logged_before
             raise
         table.version = version
         table.deadline_at, table.deadline_action = deadline_at, deadline_action
@@ -434,10 +436,9 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         panel: bool,
     ) -> None:
         if version != table.version and not self._still_meant(table, version, action):
-            latest = table.log[-1] if table.log else "the table changed"
-            note = (
-                f"Too slow — the table moved on before your click ({plain(latest)}), so it changed nothing."
-            )
+            # Quote the news only if it is news since that panel (private choices log nothing).
+            news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
+            note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
             await self._answer_panel(interaction, table, seat, note, edit=panel)
             return
         try:

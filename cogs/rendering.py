@@ -73,7 +73,7 @@ class RenderMixin:
         emoji = getattr(ui, "hand_emoji", "🃏")
         items: list[discord.ui.Item[Any]] = [
             TableButton(table.id, "hand", label=label, emoji=emoji, style=discord.ButtonStyle.primary, row=0),
-            TableButton(table.id, "dm", label="Hand by DM", emoji="✉️", row=0),
+            TableButton(table.id, "dm", label=getattr(ui, "dm_label", "Hand by DM"), emoji="✉️", row=0),
         ]
         items.extend(self.uis[table.game.key].table_items(table))
         return items

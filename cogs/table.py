@@ -59,6 +59,7 @@ class Table:
     version: int = 0
     table_message_id: int | None = None
     log: list[str] = field(default_factory=list)
+    logged_at: int = 0  # the version whose events the log last grew by
     deadline_at: datetime | None = None
     deadline_action: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
