@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs.components import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.referee import Referee
 from cogs.scheduler import Scheduler
+from cogs.tree import RefereeTree
 from db.engine import Database, migrate
 from db.store import Store
 
@@ -90,7 +91,10 @@ class RefereeBot(commands.Bot):
     def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
         # No privileged intents: everything happens through slash commands and buttons.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            tree_cls=RefereeTree,
         )
         self.settings = settings
         self.sync_commands = sync_commands

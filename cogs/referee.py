@@ -379,17 +379,20 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal("You're not playing at this table.")
+        # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
+        # panel button forged onto a public message must never turn that message into a hand.
+        own = in_dm or bool(interaction.message is not None and interaction.message.flags.ephemeral)
         if action == "refresh":
-            await self._answer_panel(interaction, table, seat, None, edit=True)
+            await self._answer_panel(interaction, table, seat, None, edit=own)
             return
         if action.startswith("nav-"):
             if version != table.version:
                 note = "The table moved on; here it is now."
-                await self._answer_panel(interaction, table, seat, note, edit=True)
+                await self._answer_panel(interaction, table, seat, note, edit=own)
             else:
-                await self._answer_panel(interaction, table, seat, None, edit=True, nav=action[4:])
+                await self._answer_panel(interaction, table, seat, None, edit=own, nav=action[4:])
             return
-        await self._apply_from_click(interaction, table, seat, action, version, panel=True)
+        await self._apply_from_click(interaction, table, seat, action, version, panel=own)
 
     async def _apply_public(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str

@@ -1,0 +1,89 @@
+"""The command tree: every slash command's options are checked before the command runs.
+
+discord.py trusts Discord to have enforced option types, ranges and choices, so a forged
+interaction could hand a command a string for a number, a number out of range or an unknown
+choice (or a snowflake that is not one, which fails inside discord.py before any error handler).
+Checking each option against the command's own declared parameters keeps that one rule in one
+place, for every command present and future.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType as Kind
+
+log = logging.getLogger(__name__)
+
+SNOWFLAKE_KINDS = {Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment}
+
+
+def _bad_value(param: Any, value: Any) -> str | None:
+    """Why ``value`` does not fit ``param``, or None when it does."""
+    kind = param.type
+    name = param.display_name
+    if kind is Kind.integer and (isinstance(value, bool) or not isinstance(value, int)):
+        return f"`{name}` must be a whole number."
+    if kind is Kind.number and (isinstance(value, bool) or not isinstance(value, int | float)):
+        return f"`{name}` must be a number."
+    if kind is Kind.boolean and not isinstance(value, bool):
+        return f"`{name}` must be true or false."
+    if kind is Kind.string and not isinstance(value, str):
+        return f"`{name}` must be text."
+    if kind in SNOWFLAKE_KINDS and not str(value).isdigit():
+        return f"`{name}` must be a {kind.name}."
+    if kind in (Kind.integer, Kind.number):
+        if param.min_value is not None and value < param.min_value:
+            return f"`{name}` must be at least {param.min_value}."
+        if param.max_value is not None and value > param.max_value:
+            return f"`{name}` must be at most {param.max_value}."
+    if param.choices and value not in [choice.value for choice in param.choices]:
+        allowed = ", ".join(str(choice.value) for choice in param.choices)
+        return f"`{name}` must be one of: {allowed}."
+    return None
+
+
+def invalid_options(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -> str | None:
+    """A sentence saying what is wrong with a slash command's options, or None if nothing is."""
+    try:
+        command, options = tree._get_app_command_options(data)  # type: ignore[arg-type]
+    except (app_commands.AppCommandError, KeyError, TypeError, ValueError):
+        return "That isn't a command I know."
+    if not isinstance(command, app_commands.Command):
+        return None
+    params = {p.display_name: p for p in command.parameters}
+    given = set()
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("name"), str):
+            return "That command arrived malformed."
+        param = params.get(option["name"])
+        if param is None:
+            return f"`{option['name']}` isn't an option of /{command.qualified_name}."
+        given.add(param.display_name)
+        problem = _bad_value(param, option.get("value"))
+        if problem is not None:
+            return problem
+    missing = [p.display_name for p in command.parameters if p.required and p.display_name not in given]
+    if missing:
+        return f"/{command.qualified_name} needs `{missing[0]}`."
+    return None
+
+
+class RefereeTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        data = interaction.data if isinstance(interaction.data, dict) else {}
+        if data.get("type", 1) != 1:
+            return True  # context menus carry no options
+        problem = invalid_options(self, data)  # type: ignore[arg-type]
+        if problem is None:
+            return True
+        try:
+            await interaction.response.send_message(f"{problem} Nothing happened.", ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not answer a malformed command")
+        return False
