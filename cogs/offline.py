@@ -82,6 +82,7 @@ async def offline_world(
         channels = {key: guild.create_text_channel(key) for key in keys}
         friends = [guild.add_member(env.create_user(name)) for name in FRIENDS]
         world = OfflineWorld(env, guild, channels, friends)
+        await welcome(bot, channels)
         try:
             if not preview:
                 yield world
@@ -92,6 +93,20 @@ async def offline_world(
                 yield world
         finally:
             await bot.database.dispose()
+
+
+async def welcome(bot: Any, channels: dict[str, Any]) -> None:
+    """An empty channel says nothing; tell a first-time visitor what to type."""
+    from rules import get_game
+
+    for key, channel in channels.items():
+        title = get_game(key).title
+        text = (
+            f"👋 This is the offline **{title}** table. Type `/{key} new` in the box below to open a "
+            f"lobby, add computer players to fill the seats and press **Start**. Act as another friend "
+            f"with **Viewing as** at the top; `/{key} rules` explains the game."
+        )
+        await bot.get_partial_messageable(channel.id).send(text)
 
 
 async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:

@@ -29,6 +29,7 @@ async def test_offline_table_plays_a_game_and_guards_its_page(make_bot, tmp_path
         assert [f.name for f in world.friends] == list(FRIENDS)
         assert "zipzap" in world.channels
         channel = world.channels["zipzap"]
+        assert "/zipzap new" in (channel.last_message.content or "")  # a welcome says what to type
         alice = world.friends[0]
         opened = await alice.slash(channel, "zipzap new", seats=3, rounds=1)
         assert opened.ephemeral
