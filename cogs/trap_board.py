@@ -149,11 +149,13 @@ def _draw_panel(
     counts = view.get("piece_counts", [0, 0])
     for seat in (0, 1):
         y = top + seat * ((size - 1) * CELL // 2 + 24)
-        turn = " ◀" if view.get("to_move") == seat else ""
         _draw_pawn(draw, (left + 12, y + 10), seat, False, radius=10)
-        draw.text(
-            (left + 30, y + 10), f"{names[seat]} {colours[seat]}{turn}", fill=TEXT, font=label, anchor="lm"
-        )
+        text = f"{names[seat]} {colours[seat]}"
+        draw.text((left + 30, y + 10), text, fill=TEXT, font=label, anchor="lm")
+        if view.get("to_move") == seat:
+            # Drawn, not typed: Pillow's built-in font has no arrow glyphs ("◀" came out as a box).
+            end = left + 30 + draw.textlength(text, font=label) + 10
+            draw.polygon([(end, y + 10), (end + 12, y + 3), (end + 12, y + 17)], fill=TEXT)
         draw.text((left + 4, y + 34), f"on board: {counts[seat]}", fill=TEXT, font=small, anchor="lm")
         lost = view.get("captured", [[], []])[seat]
         draw.text((left + 4, y + 56), f"captured: {len(lost)}", fill=TEXT, font=small, anchor="lm")
