@@ -43,7 +43,7 @@ SPEED_HELP = {
     "relaxed": "90 s per move, then the referee moves for you",
     "fast": "30 s per move, then the referee moves for you",
 }
-PHASE_TODO = {
+PHASE_TASK = {
     "piece_drop": "drop a pawn on an empty point",
     "arrow_drop": "drop an arrow on an empty line",
     "main": "move a pawn along an arrow",
@@ -259,7 +259,7 @@ class TrapUI:
             lines.append(f"🏁 {_with_names(table, view['result']['summary'])}")
         else:
             seat = view["to_move"]
-            lines.append(f"▶️ {_who(table, seat)} to {PHASE_TODO[view['phase']]}.")
+            lines.append(f"▶️ {_who(table, seat)} to {PHASE_TASK[view['phase']]}.")
             lines.append(f"Press **{self.hand_label}**, or type `/trap move` (e.g. `c3` or `c3>c4`).")
         embed.description = "\n".join(lines)
         for seat in (0, 1):
@@ -340,7 +340,7 @@ class TrapUI:
             return []
         return [
             f"<@{person.user_id}>, your turn at Trap ({_colour(seat)}, {'AB'[seat]}): "
-            f"{PHASE_TODO[view['phase']]}. Press **{self.hand_label}** or type `/trap move`."
+            f"{PHASE_TASK[view['phase']]}. Press **{self.hand_label}** or type `/trap move`."
         ]
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
@@ -408,10 +408,10 @@ class TrapUI:
         )
         lines = []
         if legal:
-            lines.append(f"**Your turn:** {PHASE_TODO.get(phase, '')}.")
+            lines.append(f"**Your turn:** {PHASE_TASK.get(phase, '')}.")
         elif phase != "over":
             other = view["to_move"]
-            lines.append(f"Waiting for {_who(table, other)} to {PHASE_TODO.get(phase, 'play')}.")
+            lines.append(f"Waiting for {_who(table, other)} to {PHASE_TASK.get(phase, 'play')}.")
         if note:
             lines.append(f"⚠️ {note}")
         items: list[discord.ui.Item[Any]]
