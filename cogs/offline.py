@@ -146,8 +146,9 @@ async def serve(bot: Any, *, game: str | None, port: int | None) -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            # add_signal_handler is missing on some platforms (Windows); Ctrl-C still stops asyncio.run.
-            with contextlib.suppress(NotImplementedError, RuntimeError):
+            # add_signal_handler is missing on some platforms (Windows: it raises a RuntimeError
+            # subclass); Ctrl-C still stops asyncio.run there.
+            with contextlib.suppress(RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
         pumping = asyncio.create_task(pump(world, stop))
         closed = asyncio.create_task(page.wait_closed())
