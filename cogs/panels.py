@@ -1,8 +1,15 @@
-"""The private-panel part of the referee: hand panels, their live refresh, DMs."""
+"""Private panels: each person's hand, answered to their clicks and kept live while open.
+
+``Panels`` owns the open panels (an ephemeral reply edited through the interaction that last
+touched it, or a DM message edited directly) and keeps each one following the table, at most once
+a second, drawing only committed state. A panel that can no longer be edited (dismissed, token
+expired, DMs closed) is simply forgotten: the next click or "My hand" opens a fresh one.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -12,9 +19,9 @@ import discord
 
 from cogs.common import reply
 from cogs.components import view_of
+from cogs.failures import Failure, classify
 from cogs.scheduler import Scheduler
 from cogs.table import Table
-from db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +30,12 @@ PANEL_REFRESH = timedelta(seconds=1)
 # Interaction tokens die after 15 minutes; stop editing a panel a little before that.
 PANEL_TOKEN_LIFETIME = timedelta(minutes=14)
 
+PanelDrawing = tuple[discord.Embed, list[discord.ui.Item[Any]]]
+
 
 @dataclass
 class OpenPanel:
-    """The latest hand panel a person has open: an ephemeral reply (edited through the
-    interaction that last touched it) or a DM message (edited directly)."""
+    """The latest hand panel a person has open."""
 
     interaction: discord.Interaction[Any] | None
     message: discord.Message | None
@@ -37,56 +45,76 @@ class OpenPanel:
     nav: str | None = None  # panel-only steps (a picked card) survive the live refresh
 
 
-class PanelMixin:
-    # Set by Referee.__init__; declared here for readers of this part alone.
-    bot: discord.Client
-    store: Store
-    scheduler: Scheduler
-    uis: dict[str, Any]
-    tables: dict[int, Table]
-    finished: dict[int, Table]
-    panels: dict[tuple[int, int], OpenPanel]
+class Panels:
+    def __init__(
+        self,
+        scheduler: Scheduler,
+        *,
+        lookup: Callable[[int], Table | None],
+        draw: Callable[[Table, int, str | None, str | None], PanelDrawing],
+    ) -> None:
+        self.scheduler = scheduler
+        self._lookup = lookup
+        self._draw = draw
+        self.open: dict[tuple[int, int], OpenPanel] = {}
 
-    def refresh_panels(self, table: Table) -> None:
+    def forget(self, table_id: int, seat: int) -> None:
+        self.open.pop((table_id, seat), None)
+
+    def nav(self, table_id: int, seat: int) -> str | None:
+        panel = self.open.get((table_id, seat))
+        return panel.nav if panel is not None else None
+
+    # --- following the table ---------------------------------------------------------------
+
+    def refresh(self, table: Table) -> None:
         """Bring every open panel of this table up to date, each at most once a second."""
         now = self.scheduler.now()
-        for (tid, seat), panel in list(self.panels.items()):
+        for (tid, seat), panel in list(self.open.items()):
             if tid != table.id or panel.version == table.version:
                 continue
             key = f"panel{tid}:{seat}"  # not under the table's prefix: the game-over edit must survive
             if self.scheduler.when(key) is not None:
                 continue
             due = (panel.edited or now) + PANEL_REFRESH
-            self.scheduler.at(key, max(due, now), partial(self._refresh_panel, tid, seat))
+            self.scheduler.at(key, max(due, now), partial(self._refresh, tid, seat))
 
-    async def _refresh_panel(self, table_id: int, seat: int) -> None:
-        panel = self.panels.get((table_id, seat))
-        table = self.tables.get(table_id) or self.finished.get(table_id)
+    async def _refresh(self, table_id: int, seat: int) -> None:
+        panel = self.open.get((table_id, seat))
+        table = self._lookup(table_id)
         if panel is None or table is None or table.state is None:
             return
         now = self.scheduler.now()
         person = table.seats[seat] if seat < len(table.seats) else None
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
-            del self.panels[(table_id, seat)]
+            self.forget(table_id, seat)
             return
-        async with table.lock:  # only committed state is drawn (see _render)
+        async with table.lock:  # only committed state is drawn
+            if panel.version == table.version:
+                return  # a click's own answer already drew this version
+            view: discord.ui.View | None
             if table.status == "playing":
-                embed, items = self.uis[table.game.key].panel(table, seat, None, panel.nav)
-                view: discord.ui.View | None = view_of(items)
+                embed, items = self._draw(table, seat, None, panel.nav)
+                view = view_of(items)
             else:
                 embed = discord.Embed(title="Game over", description="See the table for the results.")
                 view = None
-                self.panels.pop((table_id, seat), None)
+                self.forget(table_id, seat)
             panel.version, panel.edited = table.version, now
         try:
             if panel.message is not None:
                 await panel.message.edit(embed=embed, view=view)
             elif panel.interaction is not None:
                 await panel.interaction.edit_original_response(embed=embed, view=view)
-        except discord.HTTPException:
-            self.panels.pop((table_id, seat), None)  # dismissed, expired or DMs closed: stop trying
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                panel.version = -1  # try again at the next change
+            else:
+                self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
 
-    async def _answer_panel(
+    # --- answering a click -----------------------------------------------------------------
+
+    async def answer(
         self,
         interaction: discord.Interaction[Any],
         table: Table,
@@ -95,38 +123,45 @@ class PanelMixin:
         *,
         edit: bool,
         nav: str | None = None,
-    ) -> None:
-        embed, items = self.uis[table.game.key].panel(table, seat, note, nav)
-        if edit:
-            await interaction.response.edit_message(embed=embed, view=view_of(items))
-        else:
-            await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
+    ) -> bool:
+        """Answer with the seat's panel. False if Discord refused the answer (the caller decides
+        whether anything else must be said another way); the change behind it stands."""
+        embed, items = self._draw(table, seat, note, nav)
+        try:
+            if edit:
+                await interaction.response.edit_message(embed=embed, view=view_of(items))
+            else:
+                await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not answer a panel click at table %s: %s", table.id, error)
+            return False
         now = self.scheduler.now()
-        self.panels[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now, nav)
+        self.open[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now, nav)
+        return True
 
-    async def _answer_panel_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
+    async def answer_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
         embed = discord.Embed(
             title="Game over", description="That was the last play. See the table for the results."
         )
-        if edit:
-            await interaction.response.edit_message(embed=embed, view=None)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+        try:
+            if edit:
+                await interaction.response.edit_message(embed=embed, view=None)
+            else:
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not answer the last click: %s", error)
 
-    async def _send_panel(
-        self, interaction: discord.Interaction[Any], table: Table, seat: int, note: str | None
-    ) -> None:
-        await self._answer_panel(interaction, table, seat, note, edit=False)
-
-    async def _send_dm_panel(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> None:
-        embed, items = self.uis[table.game.key].panel(table, seat, None)
+    async def send_dm(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> bool:
+        """The seat's panel by DM. Returns False (after answering with the panel here) when the
+        person's DMs are closed."""
+        embed, items = self._draw(table, seat, None, None)
         try:
             message = await interaction.user.send(embed=embed, view=view_of(items))
-        except discord.HTTPException:
+        except (discord.HTTPException, OSError):
             note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
-            await self._send_panel(interaction, table, seat, note)
-            return
-        table.seats[seat].prefers_dm = True
+            await self.answer(interaction, table, seat, note, edit=False)
+            return False
         now = self.scheduler.now()
-        self.panels[(table.id, seat)] = OpenPanel(None, message, now, table.version, now)
+        self.open[(table.id, seat)] = OpenPanel(None, message, now, table.version, now)
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
+        return True

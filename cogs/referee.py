@@ -1,9 +1,21 @@
 """The referee: owns every live table and is the only code that changes one.
 
-Data flows one way: a click or command → the table's lock → the engine applies the action → the
-action and the new snapshot are committed in one transaction → only then is the player answered
-→ the public table message is re-rendered (coalesced), timers and computer players re-planned.
-Game-specific drawing is delegated to a GameUI per game; nothing here knows a game's rules.
+Every change — a lobby join, a seat swap, the start, an action, a timer, a computer's move, a
+leave, a stop — takes the same path, under the table's lock:
+
+1. make a draft of the table and change the draft (a refusal or an illegal action stops here);
+2. commit the draft with a version check (``Store.write``): a failed commit changes nothing, and a
+   conflict (someone else wrote first) reloads the table from the database;
+3. adopt the draft into the live table;
+4. arm its timer and computer players, refresh open panels, redraw the table message;
+5. only then talk to Discord. A refused Discord call never undoes or freezes a committed change:
+   the table message is redrawn through the bot token, re-posted if deleted, and a table whose
+   channel is gone is abandoned after a grace period (``TableMessages``, ``cogs/failures.py``).
+
+The parts are collaborators with their own state, called after a commit: ``Lobby`` (seat changes
+on a draft, the lobby drawing), ``TableMessages`` (the public message and its edit budget),
+``Panels`` (open private panels). Game-specific drawing is a GameUI per game; nothing here knows a
+game's rules.
 """
 
 from __future__ import annotations
@@ -11,7 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
@@ -19,15 +32,16 @@ from typing import Any, Protocol
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from cogs.common import Refusal, display_name, plain, reply
-from cogs.components import TableButton
-from cogs.lobby import LobbyMixin
-from cogs.panels import OpenPanel, PanelMixin
-from cogs.rendering import EditBudget, RenderMixin
+from cogs.common import Refusal, display_name, is_manager, plain, reply
+from cogs.components import TableButton, view_of
+from cogs.failures import NEEDED, NEEDED_FOR_FILES, Failure, classify, missing
+from cogs.lobby import SPEEDS, Clicker, Lobby, require_host
+from cogs.panels import Panels
+from cogs.rendering import Drawing, TableMessages
 from cogs.scheduler import Scheduler
-from cogs.table import Table
-from db.models import utcnow
-from db.store import SeatResult, Store
+from cogs.table import SeatInfo, Table
+from db.models import LIVE_STATUSES, utcnow
+from db.store import ChannelBusy, Conflict, SeatResult, Store
 from rules import get_game
 from rules.base import ComputerPlayer, Event, IllegalAction
 
@@ -36,7 +50,35 @@ log = logging.getLogger(__name__)
 # How soon a timer whose deadline passed while the bot was down fires after a restart.
 RESUME_GRACE_SECONDS = 2.0
 REPLACEMENT_LEVEL = "casual"
-SPEEDS = ("off", "relaxed", "fast")
+# A table whose channel is gone (or refuses the bot) this long is closed as abandoned, unrated.
+UNREACHABLE_GRACE = timedelta(minutes=5)
+# A server membership seen this recently is trusted for a DM click without asking Discord again.
+MEMBER_CHECK_TTL = timedelta(minutes=5)
+RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
+MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
+NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."
+
+CLOSED_TITLES = {
+    "cancelled": "cancelled",
+    "stopped": "stopped",
+    "abandoned": "abandoned",
+    "failed": "cleared",
+}
+
+
+class TableMoved(Exception):
+    """A change lost a race with another writer: the table was reloaded and nothing was applied."""
+
+
+@dataclass(frozen=True)
+class BrokenTable:
+    """A live table in the database that could not be loaded (its stored state no longer reads).
+    It still holds its channel, so a server manager can clear it with `/table stop`."""
+
+    id: int
+    version: int
+    guild_id: int
+    reason: str
 
 
 class GameUI(Protocol):
@@ -77,7 +119,7 @@ class GameUI(Protocol):
     def options_lines(self, table: Table) -> list[str]: ...
 
 
-class Referee(LobbyMixin, RenderMixin, PanelMixin):
+class Referee:
     def __init__(self, bot: discord.Client, store: Store, scheduler: Scheduler) -> None:
         self.bot = bot
         self.store = store
@@ -85,30 +127,45 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         self.uis: dict[str, GameUI] = {}
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
-        self.budget = EditBudget()
-        self._rendering: set[int] = set()
-        self._dirty: set[int] = set()
+        self.broken: dict[int, BrokenTable] = {}  # by channel id
+        self.lobby = Lobby(self.uis)
+        self.messages = TableMessages(
+            bot,
+            store,
+            scheduler,
+            lookup=self.tables.get,
+            draw=self.draw,
+            unreachable=self._on_unreachable,
+            reached=self._on_reached,
+        )
+        self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self._draw_panel)
         self._computers: dict[tuple[str, str, str], ComputerPlayer] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        self._members: dict[tuple[int, int], datetime] = {}
+        self._public_uses: dict[tuple[int, int, str], datetime] = {}
+        # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
+        self.draining = False
         # Hooks for measurements and tests: called after every accepted change.
         self.on_change: list[Callable[[Table, list[Event]], None]] = []
         self.computer_speed = 1.0
         # Each table's shuffle seed; tests pin it to get a known deal.
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**53)
-        # Finished tables stay at hand for their Rematch button; after a restart the button
-        # reloads the seats from the database instead.
-        self.finished: dict[int, Table] = {}
-        self.panels: dict[tuple[int, int], OpenPanel] = {}
-        self._public_uses: dict[tuple[int, int, str], datetime] = {}
 
     def register(self, ui: GameUI) -> None:
         self.uis[ui.key] = ui
 
     # --- lookups ---------------------------------------------------------------------------
 
+    @property
+    def finished(self) -> dict[int, Table]:
+        """Tables that ended recently (their last drawing, their Rematch button)."""
+        return self.messages.closed
+
     def table_in(self, channel_id: int | None) -> Table | None:
         tid = self.by_channel.get(channel_id or 0)
         return self.tables.get(tid) if tid is not None else None
+
+    def table_or_closed(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id) or self.messages.closed.get(table_id)
 
     def _track(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -120,60 +177,102 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             del self.by_channel[table.channel_id]
         self.scheduler.cancel_prefix(f"t{table.id}:")
 
+    # --- the one mutation path -------------------------------------------------------------
+
+    def _draft(self, table: Table) -> Table:
+        assert table.lock.locked(), "a change needs the table lock"
+        draft = table.draft()
+        draft.version = table.version + 1
+        return draft
+
+    async def _save(self, table: Table, draft: Table, **write: Any) -> None:
+        """Commit ``draft`` with a version check, then adopt it. On any failure the live table
+        is exactly as it was; on a conflict it is reloaded from the database (TableMoved)."""
+        values: dict[str, Any] = {
+            "status": draft.status,
+            "host_id": draft.host_id,
+            "state": draft.state.to_json() if draft.state is not None else None,
+            "log": draft.log,
+            "deadline_at": draft.deadline_at,
+            "deadline_action": draft.deadline_action,
+        }
+        if draft.status not in LIVE_STATUSES:
+            values |= {"deadline_at": None, "deadline_action": None, "finished_at": utcnow()}
+        try:
+            await self.store.write(table.id, version=draft.version, values=values, **write)
+        except Conflict:
+            log.warning(
+                "table %s changed elsewhere (not at version %s); reloading it", table.id, table.version
+            )
+            await self._reload(table)
+            raise TableMoved from None
+        table.adopt(draft)
+
+    async def _reload(self, table: Table) -> None:
+        """Take the table as the database has it now (someone else wrote it)."""
+        row = await self.store.get_table(table.id)
+        if row is None or row.status not in LIVE_STATUSES:
+            if row is not None:
+                table.status = row.status
+            self._closed(table)
+            return
+        try:
+            fresh = Table.from_row(row)
+        except Exception as error:
+            log.exception("table %s no longer loads", table.id)
+            self._forget(table)
+            self.broken[table.channel_id] = BrokenTable(table.id, row.version, table.guild_id, repr(error))
+            return
+        table.adopt(fresh)
+        table.planned.clear()
+        self._after_change(table, [])
+
+    def _closed(self, table: Table) -> None:
+        """The table ended without results (cancelled, stopped, abandoned): stop everything it
+        had running and draw it as ended."""
+        self._forget(table)
+        for seat in range(len(table.seats)):
+            self.panels.forget(table.id, seat)
+        self.messages.keep_closed(table)
+        self.messages.request(table)
+
     # --- playing ---------------------------------------------------------------------------
 
     async def act(self, table: Table, seat: int | None, action: str, actor_id: int | None) -> list[Event]:
         """Apply one action and commit it; the caller holds ``table.lock``.
 
-        Raises IllegalAction (nothing changed) or a database error (nothing changed: the
-        in-memory state is restored from its snapshot, so memory never runs ahead of disk).
+        Raises IllegalAction or a database error (nothing changed), or TableMoved (nothing
+        changed; the table was reloaded).
         """
-        assert table.lock.locked(), "act() needs the table lock"
-        assert table.state is not None
-        before = table.state.to_json()
-        events = table.state.apply(seat, action)
-        try:
-            version = table.version + 1
-            log_before, logged_before = list(table.log), table.logged_at
-            if events:
-                table.logged_at = version
-            deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-            if deal is None:
-                table.add_log([self._line(table, e) for e in events])
-            else:
-                table.add_log([self._line(table, e) for e in events[deal:]], fresh=True)
-            deadline_at, deadline_action = self._deadline(table)
-            over = table.state.is_over()
-            results = None
-            if over:
-                result = table.state.result()
-                assert result is not None
-                results = [SeatResult(p.seat, p.place, p.points) for p in result.placements]
-            await self.store.commit_action(
-                table.id,
-                seq=version,
-                seat=seat,
-                action=action,
-                actor_id=actor_id,
-                state=table.state.to_json(),
-                version=version,
-                log=table.log,
-                deadline_at=deadline_at,
-                deadline_action=deadline_action,
-                seats=table.specs() if over else None,
-                results=results,
-                guild_id=table.guild_id,
-                game=table.game.key,
-                signals=self._signal_rows(table) if over else (),
-            )
-        except BaseException:
-            table.state = table.game.from_json(before)
-            table.log, table.logged_at = log_before, logged_before
-            raise
-        table.version = version
-        table.deadline_at, table.deadline_action = deadline_at, deadline_action
-        if over:
-            table.status = "finished"
+        draft = self._draft(table)
+        assert draft.state is not None
+        events = draft.state.apply(seat, action)
+        if events:
+            draft.logged_at = draft.version
+        deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
+        if deal is None:
+            draft.add_log([self._line(draft, e) for e in events])
+        else:
+            draft.add_log([self._line(draft, e) for e in events[deal:]], fresh=True)
+        draft.deadline_at, draft.deadline_action = self._deadline(draft)
+        results = None
+        if draft.state.is_over():
+            result = draft.state.result()
+            assert result is not None
+            results = [SeatResult(p.seat, p.place, p.points) for p in result.placements]
+            draft.status = "finished"
+        await self._save(
+            table,
+            draft,
+            action=(seat, action, actor_id),
+            seats=draft.specs() if results is not None else None,
+            results=results,
+            guild_id=table.guild_id,
+            game=table.game.key,
+            signals=self._signal_rows(draft) if results is not None else (),
+        )
+        if actor_id is not None:
+            table.active_at[actor_id] = self.scheduler.now()
         self._after_change(table, events)
         return events
 
@@ -195,6 +294,7 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         return None, None
 
     def _after_change(self, table: Table, events: list[Event], *, render: bool = True) -> None:
+        """Everything a committed change sets going; no Discord call is awaited here."""
         ui = self.uis[table.game.key]
         self._track_epoch(table)
         for hook in self.on_change:
@@ -203,37 +303,32 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             if event.kind == "round_over":
                 embed = ui.round_embed(table, event)
                 if embed is not None:
-                    self._spawn(self._post(table, embed))
+                    self.messages.spawn(self.messages.post(table, embed))
         announce = getattr(ui, "announcements", None)
         if announce is not None and table.status == "playing":
             for text in announce(table, events):
-                self._spawn(self._say(table, text))
+                self.messages.spawn(self.messages.say(table, text))
         if table.status == "finished":
-            self.scheduler.cancel_prefix(f"t{table.id}:")
-            self.refresh_panels(table)
+            self._forget(table)
+            self.messages.keep_closed(table)
+            self.panels.refresh(table)
             if render:
-                self.request_render(table)
-            self._spawn(self._finish(table))
+                self.messages.request(table)
+            self.messages.spawn(self._finish(table))
             return
-        self._schedule_deadline(table)
-        self.plan_computers(table)
-        self.refresh_panels(table)
+        if table.status == "playing":
+            self._schedule_deadline(table)
+            self.plan_computers(table)
+            self.panels.refresh(table)
         if render:
-            self.request_render(table)
+            self.messages.request(table)
 
     async def _finish(self, table: Table) -> None:
         ui = self.uis[table.game.key]
-        await self._post(
-            table,
-            ui.final_embed(table),
-            [
-                TableButton(
-                    table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
-                )
-            ],
+        rematch = TableButton(
+            table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
         )
-        self._forget(table)
-        self.finished[table.id] = table
+        await self.messages.post(table, ui.final_embed(table), [rematch])
 
     def _schedule_deadline(self, table: Table) -> None:
         key = f"t{table.id}:deadline"
@@ -243,16 +338,22 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         self.scheduler.at(key, table.deadline_at, partial(self._on_deadline, table.id, table.version))
 
     async def _on_deadline(self, table_id: int, version: int) -> None:
+        """A timer ran out. A database failure raises, and the scheduler tries again with
+        backoff: the same version check makes a retry apply the timer once."""
         table = self.tables.get(table_id)
         if table is None:
             return
         async with table.lock:
             if table.version != version or table.status != "playing" or table.deadline_action is None:
                 return  # something happened since; that change booked its own timer
+            if table.unreachable_since is not None:
+                return  # held while nobody can see the table; re-armed when it is reached again
             try:
                 await self.act(table, None, table.deadline_action, None)
             except IllegalAction as error:
                 log.warning("timer action %s refused at table %s: %s", table.deadline_action, table.id, error)
+            except TableMoved:
+                return
 
     # --- computer players ------------------------------------------------------------------
 
@@ -299,6 +400,8 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             self.scheduler.after(key, delay, partial(self._on_computer, table.id, seat.seat, choice))
 
     async def _on_computer(self, table_id: int, seat: int, action: str) -> None:
+        """A computer's move. A database failure raises, and the scheduler tries the same move
+        again with backoff (it is checked for legality again then)."""
         table = self.tables.get(table_id)
         if table is None:
             return
@@ -306,20 +409,114 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             table.planned.pop(seat, None)
             if table.status != "playing" or table.state is None or not table.seats[seat].is_computer:
                 return
+            if table.unreachable_since is not None:
+                return  # held while nobody can see the table; re-planned when it is reached again
             if action not in table.state.legal_actions(seat):
                 self.plan_computers(table)
                 return
             try:
                 await self.act(table, seat, action, None)
-            except (IllegalAction, SQLAlchemyError) as error:
-                log.warning("computer action %s at table %s failed: %s", action, table.id, error)
+            except IllegalAction as error:
+                log.warning("computer action %s at table %s refused: %s", action, table.id, error)
                 self.plan_computers(table)
+            except TableMoved:
+                return
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def draw(self, table: Table) -> Drawing:
+        """The table message for whatever the table is now: lobby, game, result, or ended."""
+        if table.status == "lobby":
+            return self.lobby.embed(table), self.lobby.items(table), []
+        if table.status in CLOSED_TITLES or table.state is None:  # ended without results
+            word = CLOSED_TITLES.get(table.status, table.status)
+            if table.status == "cancelled" and table.state is not None:
+                word = "stopped"  # a game under way is stopped; a lobby is cancelled
+            embed = discord.Embed(
+                title=f"{table.game.title} — {word}",
+                description=table.closed_note or "This table has ended. No results were recorded.",
+            )
+            return embed, [], []
+        return self.table_embed(table), self.table_items(table), self._files(table)
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        embed = self.uis[table.game.key].table_embed(table)
+        if table.log:
+            embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
+        return embed
+
+    def _files(self, table: Table) -> list[discord.File]:
+        files = getattr(self.uis[table.game.key], "table_files", None)
+        return list(files(table)) if files is not None else []
+
+    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        if table.status != "playing":
+            return []
+        ui = self.uis[table.game.key]
+        label = getattr(ui, "hand_label", "My hand")
+        emoji = getattr(ui, "hand_emoji", "🃏")
+        items: list[discord.ui.Item[Any]] = [
+            TableButton(table.id, "hand", label=label, emoji=emoji, style=discord.ButtonStyle.primary, row=0),
+            TableButton(table.id, "dm", label=getattr(ui, "dm_label", "Hand by DM"), emoji="✉️", row=0),
+        ]
+        items.extend(ui.table_items(table))
+        return items
+
+    def _draw_panel(
+        self, table: Table, seat: int, note: str | None, nav: str | None
+    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        return self.uis[table.game.key].panel(table, seat, note, nav)
+
+    # --- the channel going away ------------------------------------------------------------
+
+    def _on_unreachable(self, table: Table, failure: Failure) -> None:
+        if table.unreachable_since is not None or not table.live:
+            return
+        log.warning("table %s: its channel refuses the bot (%s); holding the game", table.id, failure.value)
+        table.unreachable_since = self.scheduler.now()
+        self.scheduler.after(
+            f"t{table.id}:unreachable",
+            UNREACHABLE_GRACE.total_seconds(),
+            partial(self._check_reachable, table.id),
+        )
+
+    def _on_reached(self, table: Table) -> None:
+        """The channel works again: the game picks up where it was held."""
+        log.info("table %s: its channel works again", table.id)
+        table.unreachable_since = None
+        self.scheduler.cancel(f"t{table.id}:unreachable")
+        if table.status == "playing":
+            self._schedule_deadline(table)
+            self.plan_computers(table)
+
+    async def _check_reachable(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.unreachable_since is None:
+            return
+        await self.messages.redraw_now(table)
+        if table.unreachable_since is None:
+            return
+        async with table.lock:
+            if not table.live:
+                return
+            draft = self._draft(table)
+            draft.status = "abandoned"
+            draft.closed_note = (
+                "This table's channel was deleted or the bot lost access to it, so the game was "
+                "abandoned. No results were recorded."
+            )
+            await self._save(table, draft)  # a failure raises: the scheduler tries again
+            log.warning("table %s abandoned: its channel stayed unreachable", table.id)
+            self._closed(table)
 
     # --- Discord entry points --------------------------------------------------------------
 
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
     ) -> None:
+        if self.draining:
+            await reply(interaction, RESTARTING)
+            return
         if verb == "rematch":
             await self._guarded(interaction, self._rematch(interaction, table_id))
             return
@@ -336,7 +533,7 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         if interaction.channel_id != table.channel_id:
             raise Refusal("That button belongs to a table in another channel.")
         if table.status == "lobby":
-            await self._lobby_change(interaction, table, verb, arg)
+            await self._lobby_click(interaction, table, verb, arg)
             return
         if table.status != "playing" or table.state is None:
             raise Refusal("This game is over.")
@@ -344,11 +541,12 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         if verb == "hand":
             if seat is None:
                 raise Refusal("You're not playing at this table, so you have no hand here.")
-            await self._send_panel(interaction, table, seat, None)
+            await self.panels.answer(interaction, table, seat, None, edit=False)
         elif verb == "dm":
             if seat is None:
                 raise Refusal("You're not playing at this table, so you have no hand here.")
-            await self._send_dm_panel(interaction, table, seat)
+            if await self.panels.send_dm(interaction, table, seat):
+                table.seats[seat].prefers_dm = True
         elif verb == "act" and arg:
             # Public buttons any player may press (Next round, a gesture, a bid): they act on the
             # current state, because the table message is redrawn at most once a second.
@@ -358,9 +556,76 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         else:
             raise Refusal("That button doesn't do anything any more.")
 
+    def _on_table_message(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Whether the click came from the table's own message. Only then may the answer edit the
+        message clicked: a button forged onto another message (last game's results, say) must
+        never turn that message into this table."""
+        message = interaction.message
+        return message is not None and message.id == table.table_message_id and not message.flags.ephemeral
+
+    async def _lobby_click(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
+    ) -> None:
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        draft = self._draft(table)
+        edit = self.lobby.edit(draft, who, verb, arg)
+        if edit.start:
+            await self._start(interaction, table)
+            return
+        if edit.cancel:
+            draft.status = "cancelled"
+        await self._save(table, draft, seats=draft.specs())
+        if not table.live:
+            self._closed(table)
+            await self._answer_table(interaction, table, "The table is cancelled.")
+            return
+        await self._answer_table(interaction, table, edit.note or "Done.", note=edit.note)
+
+    async def _answer_table(
+        self, interaction: discord.Interaction[Any], table: Table, text: str, *, note: str | None = None
+    ) -> None:
+        """Answer a click on the table message by redrawing it in place; from anywhere else (or
+        if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
+        if self._on_table_message(interaction, table):
+            embed, items, files = self.draw(table)
+            if note and table.status == "lobby":
+                embed = self.lobby.embed(table, note)
+            try:
+                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                if table.status != "lobby":
+                    # The game's first drawing counts against the channel's edits, so the next
+                    # redraws pace themselves from it; lobby answers are rare and never race.
+                    self.messages.spent(table)
+                return
+            except (discord.HTTPException, OSError) as error:
+                log.info("could not answer a click on table %s: %s", table.id, error)
+        else:
+            await reply(interaction, text)
+        self.messages.request(table)
+
+    async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        draft = self._draft(table)
+        n = len(draft.seats)
+        state = draft.game.new_game(n, draft.options, draft.seed)
+        # The deal and opening flip the engine did on its own at the start are public news.
+        events: list[Event] = list(getattr(state, "opening_events", None) or [])
+        draft.state = state
+        draft.status = "playing"
+        draft.log = []
+        draft.add_log([f"The game begins with {n} players."] + [self._line(draft, e) for e in events])
+        draft.deadline_at, draft.deadline_action = self._deadline(draft)
+        await self._save(table, draft, seats=draft.specs())
+        # Timers and computers run whatever Discord says next.
+        self._after_change(table, events, render=False)
+        await self._answer_table(interaction, table, "The game has started.")
+
     async def on_action_button(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
     ) -> None:
+        if self.draining:
+            await reply(interaction, RESTARTING)
+            return
         table = self.tables.get(table_id)
         if table is None:
             await reply(interaction, "That table has ended, so this panel no longer does anything.")
@@ -379,20 +644,47 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal("You're not playing at this table.")
+        if in_dm:
+            await self._require_member(table, interaction.user)
         # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
         # panel button forged onto a public message must never turn that message into a hand.
         own = in_dm or bool(interaction.message is not None and interaction.message.flags.ephemeral)
         if action == "refresh":
-            await self._answer_panel(interaction, table, seat, None, edit=own)
+            await self.panels.answer(interaction, table, seat, None, edit=own)
             return
         if action.startswith("nav-"):
             if version != table.version:
                 note = "The table moved on; here it is now."
-                await self._answer_panel(interaction, table, seat, note, edit=own)
+                await self.panels.answer(interaction, table, seat, note, edit=own)
             else:
-                await self._answer_panel(interaction, table, seat, None, edit=own, nav=action[4:])
+                await self.panels.answer(interaction, table, seat, None, edit=own, nav=action[4:])
             return
         await self._apply_from_click(interaction, table, seat, action, version, panel=own)
+
+    async def _require_member(self, table: Table, user: discord.abc.User) -> None:
+        """A DM click carries no server membership: ask Discord (at most every few minutes)
+        whether the person is still in the table's server. Only members who hold a seat play."""
+        key = (table.guild_id, user.id)
+        now = self.scheduler.now()
+        seen = self._members.get(key)
+        if seen is not None and now - seen < MEMBER_CHECK_TTL:
+            return
+        guild = self.bot.get_guild(table.guild_id)
+        try:
+            if guild is not None:
+                await guild.fetch_member(user.id)
+            else:
+                await self.bot.http.get_member(table.guild_id, user.id)
+        except (discord.HTTPException, OSError) as error:
+            failure = classify(error)
+            if failure in (Failure.MEMBER_GONE, Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
+                self._members.pop(key, None)
+                raise Refusal(
+                    "You're no longer a member of that server, so you can't play at its table."
+                ) from None
+            log.info("could not check membership for a DM click: %s", error)  # don't block play on a hiccup
+            return
+        self._members[key] = now
 
     async def _apply_public(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str
@@ -409,10 +701,16 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         if seconds:
             self._public_uses[key] = now
         # The table shows what happened; a silent acknowledgement keeps the channel quiet.
-        await interaction.response.defer()
+        try:
+            await interaction.response.defer()
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not acknowledge a public click: %s", error)
 
     async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
         """A keyboard move (e.g. `/trap move c3>c4`): the same checks as a click, on the current state."""
+        if self.draining:
+            await reply(interaction, RESTARTING)
+            return
         table = self.table_in(interaction.channel_id)
         if table is None:
             await reply(interaction, "There's no table in this channel.")
@@ -442,17 +740,17 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             # Quote the news only if it is news since that panel (private choices log nothing).
             news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
             note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
-            await self._answer_panel(interaction, table, seat, note, edit=panel)
+            await self.panels.answer(interaction, table, seat, note, edit=panel)
             return
         try:
             await self.act(table, seat, action, interaction.user.id)
         except IllegalAction as error:
-            await self._answer_panel(interaction, table, seat, error.reason, edit=panel)
+            await self.panels.answer(interaction, table, seat, error.reason, edit=panel)
             return
         if table.status == "playing":
-            await self._answer_panel(interaction, table, seat, None, edit=panel)
+            await self.panels.answer(interaction, table, seat, None, edit=panel)
         else:
-            await self._answer_panel_over(interaction, edit=panel)
+            await self.panels.answer_over(interaction, edit=panel)
 
     def _still_meant(self, table: Table, version: int, action: str) -> bool:
         """Whether a click from an older panel may go to the engine anyway: the game says the
@@ -470,7 +768,7 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         if value != table.epoch:
             table.epoch, table.epoch_since = value, table.version
 
-    async def _guarded(self, interaction: discord.Interaction[Any], work: Any) -> None:
+    async def _guarded(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """One place that turns refusals and failures into a clear ephemeral answer."""
         try:
             await work
@@ -478,81 +776,247 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             await reply(interaction, str(refusal))
         except IllegalAction as error:
             await reply(interaction, error.reason)
+        except TableMoved:
+            await reply(interaction, MOVED)
         except SQLAlchemyError:
             log.exception("database error while handling a click")
-            await reply(interaction, "I couldn't save that, so nothing changed. Please try again.")
+            await reply(interaction, NOT_SAVED)
 
-    # --- leaving, stopping -----------------------------------------------------------------
+    # --- opening, leaving, stopping --------------------------------------------------------
+
+    async def open_table(
+        self,
+        *,
+        game_key: str,
+        guild_id: int,
+        channel: discord.abc.Messageable,
+        channel_id: int,
+        host: discord.abc.User,
+        seats: int,
+        speed: str,
+        rules: dict[str, Any],
+        preseated: list[SeatInfo] | None = None,
+        timers: dict[str, float] | None = None,
+        permissions: discord.Permissions | None = None,
+    ) -> Table:
+        """Create a lobby in ``channel`` and post its message. Refusal if the channel is busy, the
+        bot may not post there, or the message could not be posted (then no lobby exists)."""
+        game = get_game(game_key)
+        if self.draining:
+            raise Refusal(RESTARTING)
+        if channel_id in self.broken:
+            broken = self.broken[channel_id]
+            raise Refusal(
+                f"This channel holds a table I couldn't load (table {broken.id}). A server manager "
+                "can clear it with `/table stop`."
+            )
+        if self.table_in(channel_id) is not None:
+            raise Refusal(
+                "This channel already has a table. Finish or stop it first, or start one in a thread."
+            )
+        if not game.min_players <= seats <= game.max_players:
+            raise Refusal(f"{game.title} seats {game.min_players}–{game.max_players} players.")
+        if speed not in SPEEDS:
+            raise Refusal(f"Speed must be one of: {', '.join(SPEEDS)}.")
+        try:
+            game.parse_options(rules)
+        except ValueError as error:
+            raise Refusal(str(error)) from error
+        needed = dict(NEEDED)
+        if getattr(self.uis.get(game_key), "table_files", None) is not None:
+            needed |= NEEDED_FOR_FILES
+        if lacking := missing(permissions, needed):
+            raise Refusal(
+                f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
+                "Ask a server manager to allow that here, or use another channel."
+            )
+        seat_list = preseated or [SeatInfo(0, host.id, display_name(host))]
+        seed = self.new_seed()
+        settings: dict[str, Any] = {"seats": seats, "rules": rules}
+        if timers:
+            settings["timers"] = {name: float(seconds) for name, seconds in timers.items()}
+        try:
+            tid = await self.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_key,
+                host_id=host.id,
+                options=settings,
+                speed=speed,
+                seed=seed,
+                seats=[s.spec() for s in seat_list],
+            )
+        except ChannelBusy as error:
+            raise Refusal("This channel already has a table. Finish or stop it first.") from error
+        table = Table(
+            id=tid,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host.id,
+            settings=settings,
+            speed=speed,
+            seed=seed,
+            seats=seat_list,
+        )
+        try:
+            message = await channel.send(embed=self.lobby.embed(table), view=view_of(self.lobby.items(table)))
+        except (discord.HTTPException, OSError) as error:
+            # Nobody saw this lobby: it must not hold the channel.
+            await self.store.discard_table(tid)
+            failure = classify(error)
+            if failure in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
+                raise Refusal(
+                    "I couldn't post the table here: I'm not allowed to send messages with embeds in "
+                    "this channel. Ask a server manager to allow Send Messages and Embed Links."
+                ) from error
+            raise Refusal(
+                "Discord didn't take the table's message, so no table was opened. Try again."
+            ) from error
+        table.table_message_id = message.id
+        self._track(table)
+        try:
+            await self.store.set_table_message(tid, message.id)
+        except SQLAlchemyError:
+            # The lobby works in this process; after a restart it would be drawn nowhere until a
+            # change re-posts it, which the next render does.
+            log.exception("could not store the lobby message of table %s", tid)
+        return table
 
     async def leave(self, interaction: discord.Interaction[Any]) -> str:
+        """`/table leave`. In a lobby the seat is freed; in a game a computer player takes it."""
+        if self.draining:
+            raise Refusal(RESTARTING)
         table = self.table_in(interaction.channel_id)
         if table is None:
             raise Refusal("There's no table in this channel.")
         async with table.lock:
-            seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise Refusal("You're not playing at this table.")
-            if table.status == "lobby":
-                del table.seats[seat]
-                table.renumbered()
-                if not table.humans():
-                    await self._close(table, "cancelled")
-                    self.request_render(table)
-                    return "You left, and with nobody left the table is cancelled."
-                if interaction.user.id == table.host_id:
-                    table.host_id = table.humans()[0].user_id or table.host_id
-                table.version += 1
-                await self.store.save_lobby(table.id, table.version, table.specs())
-                await self._edit_lobby(table)
-                return "You left the table."
-            info = table.seats[seat]
-            self.panels.pop((table.id, seat), None)
-            info.computer_level = REPLACEMENT_LEVEL
-            info.left_at = utcnow()
-            info.prefers_dm = False
-            if not table.humans():
-                await self._close(table, "cancelled")
-                await self._post(
-                    table,
-                    discord.Embed(
-                        title="Table closed", description="Everyone left, so the game was stopped."
-                    ),
-                )
-                return "You left. Nobody is left at the table, so the game was stopped."
-            table.version += 1
-            table.add_log(
-                [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
-            )
-            await self.store.update_seats(table.id, table.version, table.specs())
-            self._after_change(table, [])
-            return "You left the game. A computer player has taken your seat."
+            try:
+                return await self._leave(interaction, table)
+            except TableMoved:
+                raise Refusal(MOVED) from None
+            except SQLAlchemyError:
+                log.exception("database error while leaving table %s", table.id)
+                raise Refusal(NOT_SAVED) from None
+
+    async def _leave(self, interaction: discord.Interaction[Any], table: Table) -> str:
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        draft = self._draft(table)
+        if table.status == "lobby":
+            self.lobby.leave(draft, who)
+            await self._save(table, draft, seats=draft.specs())
+            if not table.live:
+                self._closed(table)
+                return "You left, and with nobody left the table is cancelled."
+            self.messages.request(table)
+            return "You left the table."
+        seat = draft.seat_of(user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        info = draft.seats[seat]
+        info.computer_level = REPLACEMENT_LEVEL
+        info.left_at = utcnow()
+        info.prefers_dm = False
+        if not draft.humans():
+            draft.status = "cancelled"
+            draft.closed_note = "Everyone left, so the game was stopped. No results were recorded."
+            await self._save(table, draft, seats=draft.specs())
+            self._closed(table)
+            return "You left. Nobody is left at the table, so the game was stopped."
+        lines = [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
+        if (heir := draft.pass_host()) is not None:
+            lines.append(f"**{heir}** is the host now.")
+        draft.add_log(lines)
+        await self._save(table, draft, seats=draft.specs())
+        self.panels.forget(table.id, seat)
+        self._after_change(table, [])
+        return "You left the game. A computer player has taken your seat."
 
     async def stop(self, interaction: discord.Interaction[Any]) -> str:
-        table = self.table_in(interaction.channel_id)
+        """`/table stop`: the host (while seated) or a server manager ends the table unrated. A
+        manager can also clear a table that could not be loaded."""
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        channel_id = interaction.channel_id or 0
+        table = self.table_in(channel_id)
         if table is None:
+            if channel_id in self.broken:
+                return await self._clear_broken(who, channel_id)
             raise Refusal("There's no table in this channel.")
         async with table.lock:
-            self._require_host(interaction, table, "stop the table")
-            await self._close(table, "cancelled")
-            if table.table_message_id is not None:
-                message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-                    table.table_message_id
-                )
-                try:
-                    await message.edit(
-                        embed=discord.Embed(
-                            title=f"{table.game.title} — stopped",
-                            description=(
-                                f"Stopped by {display_name(interaction.user)}. No results were recorded."
-                            ),
-                        ),
-                        view=None,
-                    )
-                except discord.HTTPException as error:
-                    log.warning("could not edit stopped table %s: %s", table.id, error)
+            require_host(table, who, "stop the table")
+            draft = self._draft(table)
+            draft.status = "cancelled"
+            draft.closed_note = f"Stopped by {who.name}. No results were recorded."
+            try:
+                await self._save(table, draft)
+            except TableMoved:
+                raise Refusal(MOVED) from None
+            except SQLAlchemyError:
+                log.exception("database error while stopping table %s", table.id)
+                raise Refusal(NOT_SAVED) from None
+            self._closed(table)
         return "The table is stopped."
 
-    # --- restart ---------------------------------------------------------------------------
+    async def _clear_broken(self, who: Clicker, channel_id: int) -> str:
+        broken = self.broken[channel_id]
+        if not who.manager:
+            raise Refusal(
+                f"This channel holds a table I couldn't load (table {broken.id}). "
+                "Only a server manager can clear it."
+            )
+        try:
+            await self.store.end_table(broken.id, "failed", broken.version + 1)
+        except Conflict:
+            pass  # it was ended or changed elsewhere; either way it no longer blocks us here
+        except SQLAlchemyError:
+            log.exception("database error while clearing table %s", broken.id)
+            raise Refusal(NOT_SAVED) from None
+        log.warning("table %s cleared by %s; it could not be loaded: %s", broken.id, who.name, broken.reason)
+        del self.broken[channel_id]
+        return f"Cleared table {broken.id}, which could not be loaded. The channel is free again."
+
+    async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        old = self.messages.closed.get(table_id)
+        if old is None:
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "finished":
+                raise Refusal("That game can't be rematched.")
+            old = Table.from_row(row)
+        if interaction.channel_id != old.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if not any(s.user_id == interaction.user.id for s in old.seats):
+            raise Refusal("Only the players of that game can call a rematch.")
+        seats = []
+        for s in old.seats:
+            if s.left_at is not None:
+                continue  # people who left don't get dragged back in
+            seats.append(SeatInfo(len(seats), s.user_id, s.name, s.computer_level))
+        # The person who asked for the rematch hosts it and sits first.
+        seats.sort(key=lambda s: s.user_id != interaction.user.id)
+        seats = [SeatInfo(i, s.user_id, s.name, s.computer_level) for i, s in enumerate(seats)]
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        await self.open_table(
+            game_key=old.game.key,
+            guild_id=old.guild_id,
+            channel=channel,
+            channel_id=old.channel_id,
+            host=interaction.user,
+            seats=max(old.max_seats, len(seats)),
+            speed=old.speed,
+            rules=old.settings.get("rules", {}),
+            preseated=seats,
+            timers=old.settings.get("timers"),
+            permissions=interaction.app_permissions,
+        )
+        await reply(
+            interaction,
+            "Rematch lobby is open — same seats. You're the host: press Start when ready.",
+        )
+
+    # --- restart and shutdown --------------------------------------------------------------
 
     async def resume(self) -> int:
         """Reload every live table: state, timers and computer players. Returns how many."""
@@ -561,8 +1025,11 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         for row in rows:
             try:
                 table = Table.from_row(row)
-            except Exception:
-                log.exception("could not resume table %s; leaving it in the database", row.id)
+            except Exception as error:
+                log.exception(
+                    "could not resume table %s; a server manager can clear it with /table stop", row.id
+                )
+                self.broken[row.channel_id] = BrokenTable(row.id, row.version, row.guild_id, repr(error))
                 continue
             self._track(table)
             if table.status != "playing":
@@ -575,7 +1042,23 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
             self.plan_computers(table)
         return len(rows)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    async def shutdown(self, timeout: float = 8.0) -> None:
+        """Stop taking clicks, let in-flight changes commit, draw every pending edit. Within
+        ``timeout`` seconds whatever happens: a host stopping the service will not wait longer."""
+        self.draining = True
+        self.scheduler.pause()
+
+        async def settle() -> None:
+            running = self.scheduler.running()
+            if running:
+                await asyncio.wait(running)
+            for table in list(self.tables.values()):
+                async with table.lock:
+                    pass  # a change under way holds the lock until it has committed
+            await self.messages.flush()
+
+        try:
+            await asyncio.wait_for(settle(), timeout)
+        except TimeoutError:
+            log.warning("shutdown: gave up waiting after %.0f s", timeout)
+        self.scheduler.stop()

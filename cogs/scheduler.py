@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[None]]
 # Timer resolution: a quarter second is below what a person notices at a card table.
 TICK_SECONDS = 0.25
+# A job that raised is run again after 1, 2, 4 … seconds, at most a minute apart: nothing that
+# was scheduled is dropped because the database said "locked" once.
+RETRY_FIRST = 1.0
+RETRY_MAX = 60.0
 
 
 class Scheduler:
@@ -31,6 +35,8 @@ class Scheduler:
         self._jobs: dict[str, tuple[datetime, int, Job]] = {}
         self._seq = itertools.count()
         self._running: set[asyncio.Task[None]] = set()
+        # Consecutive failures per key, to back off and to log a failing job once, not every try.
+        self._failures: dict[str, int] = {}
         self._loop = tasks.loop(seconds=TICK_SECONDS)(self._tick)
 
     @staticmethod
@@ -40,6 +46,10 @@ class Scheduler:
     def start(self) -> None:
         if not self._loop.is_running():
             self._loop.start()
+
+    def pause(self) -> None:
+        """Start nothing new; jobs already running go on (a clean shutdown waits for them)."""
+        self._loop.cancel()
 
     def stop(self) -> None:
         self._loop.cancel()
@@ -63,10 +73,19 @@ class Scheduler:
 
     def cancel(self, key: str) -> None:
         self._jobs.pop(key, None)
+        self._failures.pop(key, None)
 
     def cancel_prefix(self, prefix: str) -> None:
         for key in [k for k in self._jobs if k.startswith(prefix)]:
             del self._jobs[key]
+        for key in [k for k in self._failures if k.startswith(prefix)]:
+            del self._failures[key]
+
+    def booked(self, prefix: str = "") -> list[str]:
+        return [key for key in self._jobs if key.startswith(prefix)]
+
+    def running(self) -> list[asyncio.Task[None]]:
+        return list(self._running)
 
     def pending(self) -> int:
         return len(self._jobs)
@@ -90,4 +109,18 @@ class Scheduler:
         try:
             await job()
         except Exception:
-            log.exception("scheduled job %s failed", key)
+            failures = self._failures.get(key, 0) + 1
+            if key in self._jobs:
+                return  # the job booked its own successor; that one decides what happens next
+            self._failures[key] = failures
+            delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
+            if failures == 1:
+                log.exception("scheduled job %s failed; retrying with backoff", key)
+            else:
+                log.debug(
+                    "scheduled job %s failed again (%d times); next try in %.0f s", key, failures, delay
+                )
+            self.after(key, delay, job)
+        else:
+            if self._failures.pop(key, None) is not None:
+                log.info("scheduled job %s succeeded after retrying", key)

@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from cogs.common import Refusal, reply
+from cogs.failures import NEEDED_FOR_THREADS, Failure, classify, missing
 from rules import get_game
 
 
@@ -42,10 +43,23 @@ async def open_table_command(
         if thread:
             if not isinstance(channel, discord.TextChannel):
                 raise Refusal("Threads can only be made from a text channel; try again without `thread`.")
-            place: Any = await channel.create_thread(
-                name=f"{title} — {interaction.user.display_name}"[:100],
-                type=discord.ChannelType.public_thread,
-            )
+            if lacking := missing(interaction.app_permissions, NEEDED_FOR_THREADS):
+                raise Refusal(
+                    f"I can't open a thread here: I'm missing {', '.join(lacking)}. Ask a server "
+                    "manager to allow that, or try again without `thread`."
+                )
+            try:
+                place: Any = await channel.create_thread(
+                    name=f"{title} — {interaction.user.display_name}"[:100],
+                    type=discord.ChannelType.public_thread,
+                )
+            except discord.HTTPException as error:
+                if classify(error) in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
+                    raise Refusal(
+                        "Discord didn't let me create a thread here (Create Public Threads and Send "
+                        "Messages in Threads are needed). Try again without `thread`."
+                    ) from error
+                raise Refusal("Discord didn't create the thread, so no table was opened.") from error
         else:
             place = channel
         table = await referee.open_table(
@@ -58,6 +72,7 @@ async def open_table_command(
             speed=speed,
             rules=rules,
             timers=timers,
+            permissions=interaction.app_permissions,
         )
     except Refusal as refusal:
         await reply(interaction, str(refusal))

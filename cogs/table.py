@@ -1,13 +1,15 @@
 """A table: its seats, the engine state, its lock and version. No Discord calls in here.
 
-The table is the in-memory twin of a ``games`` row. The referee mutates it only under ``lock``
-and only after the database has accepted the change (see Referee.act).
+The table is the in-memory twin of a ``games`` row. Nothing changes it in place: the referee
+makes a ``draft()``, changes that, commits it with a version check, and only then ``adopt``s it
+(see Referee.change). A failed commit leaves the table exactly as it was.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
+import copy
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,6 +70,34 @@ class Table:
     # The game's epoch (GameUI.epoch, e.g. the round) and the version it began at.
     epoch: Any = None
     epoch_since: int = 0
+    # Why a table that ended is shown as it is ("Stopped by Bea…"); drawn on its message.
+    closed_note: str | None = None
+    # When the channel stopped accepting the table (deleted, or the bot lost access); None if fine.
+    unreachable_since: datetime | None = None
+    # When someone last acted by hand, per user: no ping for a person who is playing right now.
+    active_at: dict[int, datetime] = field(default_factory=dict)
+
+    # Fields that belong to this process's handling of the table, not to the game: a draft shares
+    # them and adopt() leaves them alone.
+    _LOCAL = ("lock", "planned", "active_at")
+
+    def draft(self) -> Table:
+        """A copy to make a change on. The engine state is copied through its JSON (the one
+        representation every engine round-trips exactly), so the draft can be thrown away."""
+        state = self.game.from_json(self.state.to_json()) if self.state is not None else None
+        return replace(
+            self,
+            seats=[replace(s) for s in self.seats],
+            state=state,
+            log=list(self.log),
+            settings=copy.deepcopy(self.settings),
+        )
+
+    def adopt(self, draft: Table) -> None:
+        """Take every game field of ``draft`` (after its change was committed)."""
+        for f in fields(self):
+            if f.name not in self._LOCAL:
+                setattr(self, f.name, getattr(draft, f.name))
 
     @property
     def options(self) -> Any:
@@ -80,6 +110,22 @@ class Table:
     @property
     def live(self) -> bool:
         return self.status in ("lobby", "playing")
+
+    @property
+    def host_seat(self) -> SeatInfo | None:
+        """The host's seat, if the host still plays here."""
+        seat = self.seat_of(self.host_id)
+        return self.seats[seat] if seat is not None else None
+
+    def pass_host(self) -> str | None:
+        """The host left: their powers pass to the next person still seated (None if nobody)."""
+        if self.host_seat is not None:
+            return None
+        humans = self.humans()
+        if not humans or humans[0].user_id is None:
+            return None
+        self.host_id = humans[0].user_id
+        return humans[0].name
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this person plays now (not one they left)."""

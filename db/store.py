@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from db.engine import Database
@@ -28,6 +28,16 @@ DEFAULT_COMPUTER_RATING = (25.0, 3.0)
 
 class ChannelBusy(Exception):
     """The channel or thread already holds a live table."""
+
+
+class Conflict(Exception):
+    """The table's row no longer holds the version a change was made from: someone else (another
+    process, or an older copy of the table) wrote first. Reload the table; never overwrite."""
+
+    def __init__(self, game_id: int, expected: int) -> None:
+        super().__init__(f"table {game_id} is no longer at version {expected}")
+        self.game_id = game_id
+        self.expected = expected
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,13 @@ class Store:
     def __init__(self, database: Database) -> None:
         self.db = database
 
-    # --- lobby -------------------------------------------------------------------------------
+    # --- writing -----------------------------------------------------------------------------
+    #
+    # Every change to a table bumps its version by exactly one, and is written only if the row
+    # still holds the version the change was made from: ``UPDATE … WHERE id = :id AND version =
+    # :version - 1``. A missed row is a Conflict (another process, or a copy of the table that is
+    # out of date), never a silent overwrite. Under PostgreSQL the UPDATE's row lock also makes two
+    # writers of one table queue, and the second one then sees the new version and misses.
 
     async def create_table(
         self,
@@ -104,19 +120,87 @@ class Store:
                 raise ChannelBusy from error
             return row.id
 
-    async def set_table_message(self, game_id: int, message_id: int) -> None:
-        async with self.db.sessions() as session:
-            await session.execute(update(Game).where(Game.id == game_id).values(table_message_id=message_id))
-            await session.commit()
+    async def discard_table(self, game_id: int) -> None:
+        """Remove a lobby whose message could never be posted: nobody ever saw it."""
+        async with self.db.sessions() as session, session.begin():
+            await session.execute(delete(Game).where(Game.id == game_id, Game.version == 0))
 
-    async def save_lobby(self, game_id: int, version: int, seats: Sequence[SeatSpec]) -> None:
-        async with self.db.sessions() as session:
-            await session.execute(delete(Seat).where(Seat.game_id == game_id))
-            session.add_all([_seat_row(s, game_id) for s in seats])
+    async def set_table_message(self, game_id: int, message_id: int) -> None:
+        """Where the table is drawn. Not a change of the game, so no version bump; a table that
+        ended meanwhile keeps the message it had."""
+        async with self.db.sessions() as session, session.begin():
             await session.execute(
-                update(Game).where(Game.id == game_id).values(version=version, updated_at=utcnow())
+                update(Game)
+                .where(Game.id == game_id, Game.status.in_(LIVE_STATUSES))
+                .values(table_message_id=message_id)
             )
-            await session.commit()
+
+    async def write(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        values: dict[str, Any],
+        seats: Sequence[SeatSpec] | None = None,
+        action: tuple[int | None, str, int | None] | None = None,
+        results: Sequence[SeatResult] | None = None,
+        guild_id: int | None = None,
+        game: str | None = None,
+        signals: Sequence[dict[str, Any]] = (),
+    ) -> None:
+        """One change of a table in one transaction: the row (checked against ``version - 1``),
+        then optionally its seats, the action row (seat, action, actor) at ``seq = version``, the
+        results with standings and ratings, and the game's secret signals
+        (``{"round", "team", "seat", "gesture"}`` each)."""
+        async with self.db.sessions() as session, session.begin():
+            moved = await session.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.version == version - 1)
+                .values(version=version, updated_at=utcnow(), **values)
+            )
+            if moved.rowcount != 1:
+                raise Conflict(game_id, version - 1)
+            if action is not None:
+                seat, name, actor_id = action
+                await session.execute(
+                    insert(ActionRow).values(
+                        game_id=game_id,
+                        seq=version,
+                        seat=seat,
+                        action=name,
+                        actor_id=actor_id,
+                        created_at=utcnow(),
+                    )
+                )
+            if seats is not None:
+                await session.execute(delete(Seat).where(Seat.game_id == game_id))
+                session.add_all([_seat_row(s, game_id) for s in seats])
+            if results is not None:
+                assert seats is not None and guild_id is not None and game is not None
+                await _record_results(session, game_id, guild_id, game, seats, results)
+            if signals:
+                await session.execute(
+                    insert(Signal),
+                    [
+                        {
+                            "game_id": game_id,
+                            "round": s["round"],
+                            "team": s.get("team"),
+                            "seat": s.get("seat"),
+                            "gesture": s["gesture"],
+                            "created_at": utcnow(),
+                        }
+                        for s in signals
+                    ],
+                )
+
+    # The named changes below are the shapes the referee writes; each is one ``write``.
+
+    async def save_lobby(
+        self, game_id: int, version: int, seats: Sequence[SeatSpec], host_id: int | None = None
+    ) -> None:
+        values: dict[str, Any] = {} if host_id is None else {"host_id": host_id}
+        await self.write(game_id, version=version, values=values, seats=seats)
 
     async def start_game(
         self,
@@ -129,35 +213,19 @@ class Store:
         deadline_at: datetime | None,
         deadline_action: str | None,
     ) -> None:
-        async with self.db.sessions() as session:
-            await session.execute(delete(Seat).where(Seat.game_id == game_id))
-            session.add_all([_seat_row(s, game_id) for s in seats])
-            await session.execute(
-                update(Game)
-                .where(Game.id == game_id)
-                .values(
-                    status="playing",
-                    version=version,
-                    state=state,
-                    log=log,
-                    deadline_at=deadline_at,
-                    deadline_action=deadline_action,
-                    updated_at=utcnow(),
-                )
-            )
-            await session.commit()
+        values = {
+            "status": "playing",
+            "state": state,
+            "log": log,
+            "deadline_at": deadline_at,
+            "deadline_action": deadline_action,
+        }
+        await self.write(game_id, version=version, values=values, seats=seats)
 
     async def end_table(self, game_id: int, status: str, version: int) -> None:
-        """Cancel a lobby or stop a game: no results, no stats."""
-        async with self.db.sessions() as session:
-            await session.execute(
-                update(Game)
-                .where(Game.id == game_id)
-                .values(status=status, version=version, deadline_at=None, finished_at=utcnow())
-            )
-            await session.commit()
-
-    # --- play --------------------------------------------------------------------------------
+        """Cancel a lobby, stop or abandon a game: no results, no stats."""
+        values = {"status": status, "deadline_at": None, "finished_at": utcnow()}
+        await self.write(game_id, version=version, values=values)
 
     async def commit_action(
         self,
@@ -179,46 +247,32 @@ class Store:
         signals: Sequence[dict[str, Any]] = (),
     ) -> None:
         """The action row, the new snapshot and (at the end) results, standings and the game's
-        secret signals (``{"round", "team", "seat", "gesture"}`` each): one transaction."""
-        async with self.db.sessions() as session, session.begin():
-            session.add(ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, actor_id=actor_id))
-            values: dict[str, Any] = {
-                "state": state,
-                "version": version,
-                "log": log,
-                "deadline_at": deadline_at,
-                "deadline_action": deadline_action,
-                "updated_at": utcnow(),
-            }
-            if results is not None:
-                values |= {"status": "finished", "finished_at": utcnow(), "deadline_at": None}
-            await session.execute(update(Game).where(Game.id == game_id).values(**values))
-            if seats is not None:
-                await session.execute(delete(Seat).where(Seat.game_id == game_id))
-                session.add_all([_seat_row(s, game_id) for s in seats])
-            if results is not None:
-                assert seats is not None and guild_id is not None and game is not None
-                await _record_results(session, game_id, guild_id, game, seats, results)
-            session.add_all(
-                Signal(
-                    game_id=game_id,
-                    round=s["round"],
-                    team=s.get("team"),
-                    seat=s.get("seat"),
-                    gesture=s["gesture"],
-                )
-                for s in signals
-            )
+        secret signals: one transaction."""
+        assert seq == version, "an action's sequence number is the version it produced"
+        values: dict[str, Any] = {
+            "state": state,
+            "log": log,
+            "deadline_at": deadline_at,
+            "deadline_action": deadline_action,
+        }
+        if results is not None:
+            values |= {"status": "finished", "finished_at": utcnow(), "deadline_at": None}
+        await self.write(
+            game_id,
+            version=version,
+            values=values,
+            seats=seats,
+            action=(seat, action, actor_id),
+            results=results,
+            guild_id=guild_id,
+            game=game,
+            signals=signals,
+        )
 
-    async def update_seats(self, game_id: int, version: int, seats: Sequence[SeatSpec]) -> None:
-        await self.save_lobby(game_id, version, seats)
-
-    async def add_signal(
-        self, game_id: int, round_: int, team: int | None, seat: int | None, gesture: str
+    async def update_seats(
+        self, game_id: int, version: int, seats: Sequence[SeatSpec], host_id: int | None = None
     ) -> None:
-        async with self.db.sessions() as session:
-            session.add(Signal(game_id=game_id, round=round_, team=team, seat=seat, gesture=gesture))
-            await session.commit()
+        await self.save_lobby(game_id, version, seats, host_id)
 
     # --- reading -----------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from cogs.table import Table
 from db.engine import Database
 from db.models import ActionRow
-from db.store import SeatResult, SeatSpec, Store
+from db.store import Conflict, SeatResult, SeatSpec, Store
 from rules import get_game
 from rules.selfplay import play_game
 
@@ -76,6 +76,8 @@ async def test_a_persisted_game_resumes_exactly(store: Store, database_url: str)
 
 
 async def test_a_failed_commit_writes_nothing(store: Store) -> None:
+    """A write that fails half-way (here: two seats with the same number, after the row's UPDATE
+    and the action row went in) leaves the table exactly as it was: one transaction."""
     gid = await new_game(store)
     state = GAME.new_game(3, GAME.parse_options({}), 42).to_json()
     await store.commit_action(
@@ -90,10 +92,10 @@ async def test_a_failed_commit_writes_nothing(store: Store) -> None:
         deadline_at=None,
         deadline_action=None,
     )
-    with pytest.raises(IntegrityError):  # the same sequence number twice
+    with pytest.raises(IntegrityError):
         await store.commit_action(
             gid,
-            seq=2,
+            seq=3,
             seat=1,
             action="b",
             actor_id=22,
@@ -102,11 +104,30 @@ async def test_a_failed_commit_writes_nothing(store: Store) -> None:
             log=[],
             deadline_at=None,
             deadline_action=None,
+            seats=[SEATS[0], SEATS[0]],
         )
     row = await store.get_table(gid)
     assert row is not None and row.version == 2 and row.state == state
     async with store.db.sessions() as s:
         assert await s.scalar(select(func.count()).select_from(ActionRow)) == 1
+
+
+async def test_a_stale_write_is_a_conflict_and_writes_nothing(store: Store) -> None:
+    """Every write names the version it was made from. Two writers that both start from version
+    2 (two processes, or a stale copy of the table): the second is a Conflict, never an overwrite
+    and never a second action row. Seen to fail with the version check taken out of Store.write
+    (the second write overwrote the state and added a duplicate-looking action)."""
+    gid = await new_game(store)
+    state = GAME.new_game(3, GAME.parse_options({}), 42).to_json()
+    common = {"state": state, "log": [], "deadline_at": None, "deadline_action": None}
+    await store.commit_action(gid, seq=2, seat=0, action="a", actor_id=11, version=2, **common)
+    with pytest.raises(Conflict):
+        await store.commit_action(gid, seq=2, seat=1, action="b", actor_id=22, version=2, **common)
+    with pytest.raises(Conflict):  # a lobby write from an old copy is checked the same way
+        await store.save_lobby(gid, 2, SEATS)
+    row = await store.get_table(gid)
+    assert row is not None and row.version == 2
+    assert [(a.seq, a.action) for a in await store.actions(gid)] == [(2, "a")]
 
 
 async def test_results_and_ratings(store: Store) -> None:

@@ -27,6 +27,7 @@ if str(ROOT) not in sys.path:
 import simcord  # noqa: E402
 
 from bot import Settings, create_bot  # noqa: E402
+from cogs.panels import Panels  # noqa: E402
 from cogs.referee import Referee  # noqa: E402
 from db.engine import migrate  # noqa: E402
 from db.store import Store  # noqa: E402
@@ -41,14 +42,15 @@ def say(line: str) -> None:
 def watch_commits() -> None:
     """Announce every commit before it starts, and every click's answer once it has been sent
     (for a click that applied an action: its seq, the clicker and the action)."""
-    commit = Store.commit_action
+    commit = Store.write
     act = Referee.act
-    answer = Referee._answer_panel
-    answer_over = Referee._answer_panel_over
+    answer = Panels.answer
+    answer_over = Panels.answer_over
     applied: dict[int, tuple[int, str]] = {}  # clicker -> (seq, action) not yet answered
 
     async def announced_commit(self: Store, game_id: int, **kw: Any) -> None:
-        say(f"BEGIN {kw['seq']}")
+        if kw.get("action") is not None:
+            say(f"BEGIN {kw['version']}")
         await commit(self, game_id, **kw)
 
     async def recorded_act(
@@ -59,22 +61,23 @@ def watch_commits() -> None:
             applied[actor] = (table.version, action)
         return events
 
-    async def announced_answer(self: Referee, interaction: Any, *args: Any, **kw: Any) -> None:
+    async def announced_answer(self: Panels, interaction: Any, *args: Any, **kw: Any) -> bool:
         done = applied.pop(interaction.user.id, None)
-        await answer(self, interaction, *args, **kw)
-        if done is not None:
+        answered = await answer(self, interaction, *args, **kw)
+        if done is not None and answered:
             say(f"ACK {done[0]} {interaction.user.id} {done[1]}")
+        return answered
 
-    async def announced_answer_over(self: Referee, interaction: Any, *args: Any, **kw: Any) -> None:
+    async def announced_answer_over(self: Panels, interaction: Any, *args: Any, **kw: Any) -> None:
         done = applied.pop(interaction.user.id, None)
         await answer_over(self, interaction, *args, **kw)
         if done is not None:
             say(f"ACK {done[0]} {interaction.user.id} {done[1]}")
 
-    Store.commit_action = announced_commit  # type: ignore[method-assign]
+    Store.write = announced_commit  # type: ignore[method-assign]
     Referee.act = recorded_act  # type: ignore[method-assign]
-    Referee._answer_panel = announced_answer  # type: ignore[method-assign]
-    Referee._answer_panel_over = announced_answer_over  # type: ignore[method-assign]
+    Panels.answer = announced_answer  # type: ignore[method-assign]
+    Panels.answer_over = announced_answer_over  # type: ignore[method-assign]
 
 
 async def burst(url: str, seed: int) -> None:
