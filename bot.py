@@ -5,10 +5,14 @@ python bot.py            # run the bot (needs DISCORD_TOKEN in .env)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib.util
 import logging
 import os
+import signal
 import sys
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,8 @@ EXTENSIONS = (
 )
 
 log = logging.getLogger("referee")
+# A host gives a stopping service about 10 s before it kills it; finish well inside that.
+SHUTDOWN_SECONDS = 8.0
 
 NO_TOKEN = """\
 The bot needs a Discord bot token to log in, and DISCORD_TOKEN is not set. Create an application
@@ -155,9 +161,41 @@ class RefereeBot(commands.Bot):
         log.info("logged in as %s; serving %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        """Every way of stopping is a clean one: stop taking clicks, let in-flight commits
+        finish, draw pending table edits, then log out and close the database."""
+        if not self.is_closed():
+            await self.referee.shutdown(timeout=SHUTDOWN_SECONDS)
         self.scheduler.stop()
         await super().close()
         await self.database.dispose()
+
+
+async def run_until_stopped(bot: RefereeBot, serve: Awaitable[None]) -> int:
+    """Run ``serve`` (the bot's connection) until it ends or SIGTERM/SIGINT arrives, then close
+    the bot cleanly. discord.py's own ``run`` only handles Ctrl-C, and SIGTERM is how systemd,
+    Docker and every host stop a service."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # add_signal_handler is missing on Windows
+            loop.add_signal_handler(sig, stopping.set)
+    serving = asyncio.ensure_future(serve)
+    waiting = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({serving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+        if stopping.is_set():
+            log.info("stopping: finishing what is under way")
+        await bot.close()
+        if not serving.done():
+            serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving  # a failed login raises here
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
+    return 0
 
 
 def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
@@ -189,16 +227,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # Migrating before the event loop starts: Alembic runs its own loop for the async engine.
     migrate(settings.database_url)
-    bot = create_bot(settings)
+    token = settings.token
+
+    async def serve() -> int:
+        bot = create_bot(settings)
+        return await run_until_stopped(bot, bot.start(token))
+
     try:
-        bot.run(settings.token, log_handler=None)
+        return asyncio.run(serve())
     except discord.LoginFailure:
         print(
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal.",
             file=sys.stderr,
         )
         return 2
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,10 @@
 """The process test_sigkill.py kills: the real bot on SimCord and a SQLite file, in a burst of clicks.
 
-python tests/fault/sigkill_child.py <database url> <seed>
+python tests/fault/sigkill_child.py <database url> <seed> [--graceful]
+
+With --graceful the burst runs under bot.run_until_stopped, the way `python bot.py` runs the bot,
+so test_sigterm.py can stop it with SIGTERM; after the clean stop it prints
+``CLOSED <same|different>``: whether the table message shows the last committed state.
 
 It migrates the database, opens a Zip Zap table (three people and a sharp computer player) and
 keeps clicking cards with no pause. It prints, flushed, one line per event the parent watches:
@@ -26,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 import simcord  # noqa: E402
 
-from bot import Settings, create_bot  # noqa: E402
+from bot import Settings, create_bot, run_until_stopped  # noqa: E402
 from cogs.panels import Panels  # noqa: E402
 from cogs.referee import Referee  # noqa: E402
 from db.engine import migrate  # noqa: E402
@@ -80,7 +84,7 @@ def watch_commits() -> None:
     Panels.answer_over = announced_answer_over  # type: ignore[method-assign]
 
 
-async def burst(url: str, seed: int) -> None:
+async def burst(url: str, seed: int, graceful: bool = False) -> None:
     watch_commits()
     bot = create_bot(Settings(token=None, database_url=url, computer_speed=0.3))
     bot.referee.new_seed = lambda: seed
@@ -92,14 +96,27 @@ async def burst(url: str, seed: int) -> None:
         table_id = bot.referee.by_channel[t["channel"].id]
         say(f"TABLE {table_id}")
         players = [Player(a, t["channel"], t["lobby"]) for a in t["actors"]]
-        while not is_over(t["channel"]):
-            for p in players:
-                await p.step()
-            await env.advance_time(0.3)
-    say("OVER")
+
+        async def play() -> None:
+            while not is_over(t["channel"]):
+                for p in players:
+                    await p.step()
+                await env.advance_time(0.3)
+            say("OVER")
+
+        if not graceful:
+            await play()
+            return
+        await run_until_stopped(bot, play())
+        table = bot.referee.table_or_closed(table_id)
+        assert table is not None
+        shown = next(m for m in t["channel"].history() if m.id == table.table_message_id)
+        drawn, _items, _files = bot.referee.draw(table)
+        same = shown.embeds and shown.embeds[0].to_dict() == drawn.to_dict()
+        say(f"CLOSED {'same' if same else 'different'}")
 
 
 if __name__ == "__main__":
     database_url, seed_text = sys.argv[1], sys.argv[2]
     migrate(database_url)  # Alembic runs its own event loop, so before ours
-    asyncio.run(burst(database_url, int(seed_text)))
+    asyncio.run(burst(database_url, int(seed_text), "--graceful" in sys.argv[3:]))

@@ -406,3 +406,24 @@ async def test_a_table_changed_by_someone_else_is_reloaded_not_overwritten(simco
     await carol.click(t["lobby"], label="Join")
     assert table.seat_of(carol.id) is not None
     assert (await row(bot, table.id)).version == table.version
+
+
+# 16 (in process; tests/fault/test_sigterm.py stops a real process) ----------------------------
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_clicks_during_shutdown_are_told_to_try_again(simcord_env, simcord_bot):
+    """Once shutdown has begun, a click changes nothing and is answered "restarting", privately.
+    Seen to fail with the draining check taken out of Referee.on_action_button (the click was
+    applied while the process was closing)."""
+    env, bot = simcord_env, simcord_bot
+    t = await open_lobby(env, seats=2, cpu=None, speed="off")
+    await t["host"].click(t["lobby"], label="Start")
+    table = table_of(bot, t["channel"])
+    hand = await t["host"].click(t["lobby"], label="My hand")
+    await bot.referee.shutdown(timeout=2)
+    version = table.version
+    card = next(b for b in buttons(hand.response) if not b["custom_id"].endswith(":refresh"))
+    r = await t["host"].click(hand.response, custom_id=card["custom_id"])
+    assert "restarting" in reply_text(r) and r.ephemeral
+    assert table.version == version
