@@ -17,7 +17,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from db.models import ActionRow, Game, PlayerStats
-from tests.e2e.simhelpers import buttons, emit_click, reply_text
+from tests.e2e.simhelpers import buttons, emit_click, playable, reply_text
 from tests.e2e.zipzap_driver import open_lobby
 
 LOCKED = OperationalError("UPDATE games", {}, Exception("database is locked"))
@@ -423,7 +423,7 @@ async def test_clicks_during_shutdown_are_told_to_try_again(simcord_env, simcord
     hand = await t["host"].click(t["lobby"], label="My hand")
     await bot.referee.shutdown(timeout=2)
     version = table.version
-    card = next(b for b in buttons(hand.response) if not b["custom_id"].endswith(":refresh"))
+    card = next(b for b in playable(hand.response))
     r = await t["host"].click(hand.response, custom_id=card["custom_id"])
     assert "restarting" in reply_text(r) and r.ephemeral
     assert table.version == version
