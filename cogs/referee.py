@@ -37,6 +37,7 @@ from cogs.components import TableButton, view_of
 from cogs.failures import NEEDED, NEEDED_FOR_FILES, Failure, classify, missing
 from cogs.lobby import SPEEDS, Clicker, Lobby, require_host
 from cogs.panels import Panels
+from cogs.pings import Announcer
 from cogs.rendering import Drawing, TableMessages
 from cogs.scheduler import Scheduler
 from cogs.table import SeatInfo, Table
@@ -57,6 +58,24 @@ MEMBER_CHECK_TTL = timedelta(minutes=5)
 RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
 MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
 NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."
+
+# What a running timer will do, by the engine's timer name (a game may say better: clock_text).
+TIMER_TEXT = {
+    "stall": "if nobody plays, the referee calls a stall",
+    "idle": "the leader's time to lead runs out",
+    "next_round": "the next round starts",
+    "signals": "signal choosing ends",
+    "lull": "if nobody swaps, four new cards are dealt",
+    "lull_fallback": "four new cards are dealt",
+    "pile": "pile building ends (the referee builds the rest)",
+    "bid": "the bid's time runs out",
+    "draw": "the draw's time runs out",
+    "prompt": "the decision's time runs out",
+    "pack": "the dealer's time to pick a pack runs out",
+    "choosing": "choosing ends (the referee fills in the rest)",
+    "reveal_step": "the next gift is unwrapped",
+    "move": "the move's time runs out (the referee moves)",
+}
 
 CLOSED_TITLES = {
     "cancelled": "cancelled",
@@ -139,6 +158,7 @@ class Referee:
             reached=self._on_reached,
         )
         self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self._draw_panel)
+        self.announcer = Announcer(self.messages, scheduler)
         self._computers: dict[tuple[str, str, str], ComputerPlayer] = {}
         self._members: dict[tuple[int, int], datetime] = {}
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
@@ -235,6 +255,7 @@ class Referee:
             self.panels.forget(table.id, seat)
         self.messages.keep_closed(table)
         self.messages.request(table)
+        self.messages.spawn(self._update_thread_line(table))
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -306,10 +327,15 @@ class Referee:
                     self.messages.spawn(self.messages.post(table, embed))
         announce = getattr(ui, "announcements", None)
         if announce is not None and table.status == "playing":
+            pinged: set[int] = set()
             for text in announce(table, events):
-                self.messages.spawn(self.messages.say(table, text))
+                mentioned, ping = self.announcer.to_ping(table, text, pinged)
+                pinged.update(ping)
+                self.messages.spawn(self.announcer.announce(table, text, ping, mentioned))
         if table.status == "finished":
             self._forget(table)
+            self.announcer.forget(table.id)
+            self.messages.spawn(self._update_thread_line(table))
             self.messages.keep_closed(table)
             self.panels.refresh(table)
             if render:
@@ -443,7 +469,22 @@ class Referee:
         embed = self.uis[table.game.key].table_embed(table)
         if table.log:
             embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
+        if clock := self.clock(table):
+            embed.add_field(name="⏰ Clock", value=clock, inline=False)
         return embed
+
+    def clock(self, table: Table) -> str | None:
+        """The running timer as a Discord relative timestamp ("in 12 seconds"), which every
+        client counts down by itself: no edit is needed to keep it current."""
+        if table.status != "playing" or table.deadline_at is None or table.state is None:
+            return None
+        timer = next(
+            (q.timer for q in table.state.quiet_actions() if q.action == table.deadline_action), None
+        )
+        custom = getattr(self.uis[table.game.key], "clock_text", None)
+        text = custom(table, timer) if custom is not None else None
+        text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
+        return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
     def _files(self, table: Table) -> list[discord.File]:
         files = getattr(self.uis[table.game.key], "table_files", None)
@@ -465,7 +506,44 @@ class Referee:
     def _draw_panel(
         self, table: Table, seat: int, note: str | None, nav: str | None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        return self.uis[table.game.key].panel(table, seat, note, nav)
+        embed, items = self.uis[table.game.key].panel(table, seat, note, nav)
+        if clock := self.clock(table):
+            embed.add_field(name="⏰ Clock", value=clock, inline=False)
+        return embed, items
+
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """The seats the table waits on, from public information only (None: anyone may act, as
+        in the real-time games). A game may say better with ``GameUI.waiting_on``."""
+        custom = getattr(self.uis[table.game.key], "waiting_on", None)
+        if custom is not None:
+            found = custom(table)
+            return list(found) if found is not None else None
+        if table.state is None:
+            return None
+        view = table.state.view(None)
+        prompt = view.get("prompt")
+        if isinstance(prompt, dict) and isinstance(prompt.get("seat"), int):
+            return [prompt["seat"]]
+        for key in ("to_move", "to_bid", "drawer"):
+            if isinstance(view.get(key), int):
+                return [view[key]]
+        waiting = view.get("waiting")
+        if isinstance(waiting, list) and all(isinstance(w, int) for w in waiting):
+            return waiting
+        return None
+
+    def status_embed(self, table: Table) -> discord.Embed:
+        """`/table status`: what a spectator sees, who the table waits on, and the clock."""
+        if table.status == "lobby":
+            return self.lobby.embed(table)
+        embed = self.table_embed(table)
+        waiting = self.waiting_on(table)
+        if waiting is not None:
+            names = ", ".join(f"**{table.name(s)}**" for s in waiting) or "nobody"
+            embed.add_field(name="Waiting on", value=names, inline=False)
+        else:
+            embed.add_field(name="Waiting on", value="anyone: play as soon as you can", inline=False)
+        return embed
 
     # --- the channel going away ------------------------------------------------------------
 
@@ -530,7 +608,7 @@ class Referee:
     async def _table_button(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
     ) -> None:
-        if interaction.channel_id != table.channel_id:
+        if interaction.channel_id != table.channel_id and not self._on_thread_line(interaction, table, verb):
             raise Refusal("That button belongs to a table in another channel.")
         if table.status == "lobby":
             await self._lobby_click(interaction, table, verb, arg)
@@ -556,6 +634,57 @@ class Referee:
         else:
             raise Refusal("That button doesn't do anything any more.")
 
+    def _on_thread_line(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> bool:
+        """A Join pressed on the line a thread table posts in its parent channel."""
+        line = table.settings.get("line")
+        return verb == "join" and isinstance(line, list) and interaction.channel_id == line[0]
+
+    async def post_thread_line(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:
+        """A table in a thread shows itself in the parent channel, with a Join button there, so
+        people who never open the thread can still sit down."""
+        text = self._thread_line_text(table)
+        join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
+        try:
+            message = await parent.send(text, view=view_of([join]))
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not post table %s's line in the parent channel: %s", table.id, error)
+            return
+        table.settings["line"] = [parent_id, message.id]
+        try:
+            await self.store.set_options(table.id, table.settings)
+        except SQLAlchemyError:
+            log.exception("could not store table %s's parent line", table.id)
+
+    def _thread_line_text(self, table: Table) -> str:
+        where = f"<#{table.channel_id}>"
+        host = next((s.name for s in table.seats if s.user_id == table.host_id), "someone")
+        if table.status == "lobby":
+            return (
+                f"🎲 **{host}** opened a **{table.game.title}** table in {where}. Press **Join** to sit down."
+            )
+        if table.status == "playing":
+            return f"🎲 A **{table.game.title}** game is under way in {where}: come and watch."
+        if table.status == "finished":
+            return f"🏁 The **{table.game.title}** game in {where} is over: the results are there."
+        return f"The **{table.game.title}** table in {where} was closed."
+
+    async def _update_thread_line(self, table: Table) -> None:
+        line = table.settings.get("line")
+        if not isinstance(line, list):
+            return
+        items: list[discord.ui.Item[Any]] = []
+        if table.status == "lobby":
+            items = [TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)]
+        try:
+            message = self.bot.get_partial_messageable(line[0]).get_partial_message(line[1])
+            await message.edit(
+                content=self._thread_line_text(table),
+                view=view_of(items),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not update table %s's parent line: %s", table.id, error)
+
     def _on_table_message(self, interaction: discord.Interaction[Any], table: Table) -> bool:
         """Whether the click came from the table's own message. Only then may the answer edit the
         message clicked: a button forged onto another message (last game's results, say) must
@@ -580,7 +709,10 @@ class Referee:
             self._closed(table)
             await self._answer_table(interaction, table, "The table is cancelled.")
             return
-        await self._answer_table(interaction, table, edit.note or "Done.", note=edit.note)
+        text = edit.note or "Done."
+        if self._on_thread_line(interaction, table, verb):
+            text = f"You're seated at the table in <#{table.channel_id}>."
+        await self._answer_table(interaction, table, text, note=edit.note)
 
     async def _answer_table(
         self, interaction: discord.Interaction[Any], table: Table, text: str, *, note: str | None = None
@@ -618,6 +750,7 @@ class Referee:
         await self._save(table, draft, seats=draft.specs())
         # Timers and computers run whatever Discord says next.
         self._after_change(table, events, render=False)
+        self.messages.spawn(self._update_thread_line(table))
         await self._answer_table(interaction, table, "The game has started.")
 
     async def on_action_button(
@@ -653,7 +786,10 @@ class Referee:
             await self.panels.answer(interaction, table, seat, None, edit=own)
             return
         if action.startswith("nav-"):
-            if version != table.version:
+            # A panel-only step (a card picked for a pile, a tab) survives other players'
+            # actions: the game's panel checks the step against the state it draws now. Only a
+            # new epoch (a new round, where the same codes mean new cards) starts it over.
+            if version < table.epoch_since:
                 note = "The table moved on; here it is now."
                 await self.panels.answer(interaction, table, seat, note, edit=own)
             else:

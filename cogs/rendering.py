@@ -202,13 +202,13 @@ class TableMessages:
 
     # --- other posts -----------------------------------------------------------------------
 
-    async def say(self, table: Table, text: str) -> discord.Message | None:
-        """A short public line that pings the people it mentions (e.g. whose decision it is)."""
-        return await self._send(
-            table,
-            content=text,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-        )
+    async def say(
+        self, table: Table, text: str, allowed: discord.AllowedMentions | None = None
+    ) -> discord.Message | None:
+        """A short public line; ``allowed`` says whom it may notify (see cogs/pings.py)."""
+        if allowed is None:
+            allowed = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        return await self._send(table, content=text, allowed_mentions=allowed)
 
     async def post(
         self,

@@ -77,6 +77,8 @@ async def open_table_command(
     except Refusal as refusal:
         await reply(interaction, str(refusal))
         return
+    if thread and isinstance(channel, discord.abc.Messageable):
+        await referee.post_thread_line(table, channel, channel.id)
     where = f" in {place.mention}" if thread else ""
     await interaction.response.send_message(
         f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",

@@ -6,6 +6,7 @@ version of the bot that no longer exists), so every click gets an answer.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import discord
@@ -30,6 +31,18 @@ class TablesCog(commands.Cog):
             await reply(interaction, "There's no table in this channel.")
             return
         await referee.on_table_button(interaction, table.id, "hand", None)
+
+    @table.command(name="status", description="Who the table waits on, and its clocks (only you see it)")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        referee = self.bot.referee
+        table = referee.table_in(interaction.channel_id)
+        if table is None:
+            await reply(interaction, "There's no table in this channel.")
+            return
+        async with table.lock:  # draw committed state only
+            embed = referee.status_embed(table)
+        with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @table.command(name="leave", description="Leave the table; a computer player takes over your seat")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

@@ -135,6 +135,12 @@ class Store:
                 .values(table_message_id=message_id)
             )
 
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        """Presentation settings kept with the table (e.g. where its thread's parent line is);
+        not a change of the game, so no version bump."""
+        async with self.db.sessions() as session, session.begin():
+            await session.execute(update(Game).where(Game.id == game_id).values(options=options))
+
     async def write(
         self,
         game_id: int,

@@ -1,0 +1,71 @@
+"""Announcements that respect the channel: a ping only when it helps.
+
+Games say what deserves a public line (``GameUI.announcements``: "@Bea, your turn…"). Posted
+as they come, a two-person Trap game posted 239 of them and the board scrolled away. The rules here:
+
+- a person is pinged at most once per change, and not at all while they are actively playing
+  (they acted in the last minute: they are looking at the table already);
+- a line that pings nobody does not get a message of its own: the table's one announcement line
+  is edited in place instead (an edit never notifies anyone), within the channel's edit budget;
+- a line that mentions nobody (news, e.g. "Time is up for Bea") is posted as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import discord
+
+from cogs.rendering import TableMessages
+from cogs.scheduler import Scheduler
+from cogs.table import Table
+
+# Someone who acted this recently is playing right now: the table is in front of them.
+ACTIVE = timedelta(minutes=1)
+MENTION = re.compile(r"<@!?(\d{1,20})>")
+
+
+class Announcer:
+    def __init__(self, messages: TableMessages, scheduler: Scheduler) -> None:
+        self.messages = messages
+        self.scheduler = scheduler
+        # The table's latest announcement line (message id), edited in place when nobody needs a ping.
+        self.lines: dict[int, int] = {}
+
+    def forget(self, table_id: int) -> None:
+        self.lines.pop(table_id, None)
+
+    def to_ping(self, table: Table, text: str, already: set[int]) -> tuple[list[int], list[int]]:
+        """(everyone mentioned, those to notify): not someone pinged in this change already, not
+        someone who acted within the last minute."""
+        now = self.scheduler.now()
+        mentioned = [int(found) for found in MENTION.findall(text)]
+        ping = []
+        for user_id in mentioned:
+            active = table.active_at.get(user_id)
+            if user_id in already or (active is not None and now - active < ACTIVE):
+                continue
+            ping.append(user_id)
+        return mentioned, ping
+
+    async def announce(self, table: Table, text: str, ping: list[int], mentioned: list[int]) -> None:
+        if ping or not mentioned:
+            allowed = discord.AllowedMentions(
+                users=[discord.Object(id=u) for u in ping], roles=False, everyone=False
+            )
+            message = await self.messages.say(table, text, allowed)
+            if message is not None and mentioned:
+                self.lines[table.id] = message.id
+            return
+        line = self.lines.get(table.id)
+        if line is not None:
+            if self.messages.budget.wait(table.channel_id, self.scheduler.now()) > 0:
+                return  # the table message shows whose turn it is; this edit can be spared
+            self.messages.spent(table)
+            if await self.messages.edit_line(table, line, text):
+                return
+        # No line to edit yet (or it was deleted): one quiet message that later lines edit.
+        message = await self.messages.say(table, text, discord.AllowedMentions.none())
+        if message is not None:
+            self.lines[table.id] = message.id
