@@ -27,6 +27,7 @@ from rules.base import (
     Result,
     State,
 )
+from rules.words import plural
 
 SOLID_SUITS = ("R", "G", "B", "Y")
 WILD = "W"
@@ -187,10 +188,12 @@ class ZipZapState(State):
         self.hands = [sort_hand([*h, f"{ZAP}{s}"]) for s, h in enumerate(hands)]
         sizes = sorted({len(h) for h in hands})
         size_text = " or ".join(str(n) for n in sizes)
+        cards = "card" if sizes == [1] else "cards"
         events = [
             Event(
                 "deal",
-                f"Round {self.round} of {self.total_rounds} is dealt: {size_text} cards and a Zap card each.",
+                f"Round {self.round} of {self.total_rounds} is dealt: "
+                f"{size_text} {cards} and a Zap card each.",
                 None,
                 {
                     "round": self.round,
@@ -522,13 +525,14 @@ class ZipZapState(State):
             for s, own in enumerate(self.scores)
         )
         best = min(self.scores) if lowest_wins else max(self.scores)
-        winners = sum(1 for p in placements if p.place == 1)
-        points = "point" if best == 1 else "points"
+        # Seats as "seat N", which every renderer turns into names.
+        winners = [f"seat {p.seat + 1}" for p in placements if p.place == 1]
         rule = "lowest total wins" if lowest_wins else "most rounds won wins"
-        if winners == 1:
-            summary = f"One player wins with {best} {points} ({rule})."
+        if len(winners) == 1:
+            summary = f"{winners[0].capitalize()} wins with {plural(best, 'point')} ({rule})."
         else:
-            summary = f"{winners} players share the win with {best} {points} each ({rule})."
+            names = ", ".join(winners[:-1]) + " and " + winners[-1]
+            summary = f"{names.capitalize()} share the win with {plural(best, 'point')} each ({rule})."
         return Result(placements, summary)
 
     def describe(self, action: Action) -> str:
@@ -691,8 +695,7 @@ class ZipZap(Game[ZipZapState]):
         if options.rounds is None:
             rounds = "The game lasts one round per player, two per player with 2 or 3 players."
         else:
-            plural = "s" if options.rounds != 1 else ""
-            rounds = f"The game lasts {options.rounds} round{plural} (table option)."
+            rounds = f"The game lasts {plural(options.rounds, 'round')} (table option)."
         if options.scoring == "cards":
             scoring = (
                 "Scoring is by cards left: 1 per solid card, 3 per wild, 5 for a Zap card; "
