@@ -198,3 +198,58 @@ async def test_rules_and_refusals(simcord_env, simcord_bot):
     )
     assert r.ephemeral and table.version == before
     assert COUNTRIES[0]  # the countries are the engine's
+
+
+def _turn_of(view: dict[str, Any]) -> tuple[str, int] | None:
+    """An independent reading of whose turn the table waits on, from the public view."""
+    if view["phase"] == "bid":
+        return ("bid", view["to_bid"])
+    if view["prompt"] is not None:
+        return ("decide", view["prompt"]["seat"])
+    if view["phase"] == "draw" and view["draws_left"]:
+        return ("draw", view["drawer"])
+    return None
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord_env, simcord_bot):
+    """Over a whole seeded game (two people and a computer), the pings sent to each person match
+    the turns the table gave them: one per bid turn, one per run of decisions, one per round's
+    draws, never one for a turn that merely continued. Seen to fail against the old
+    announcements(), which pinged prompts only: no bid or draw ping at all."""
+    env = simcord_env
+    turns: list[tuple[int, tuple[str, int] | None]] = []
+
+    def record(table: Any, _events: Any) -> None:
+        view = table.state.view(None)
+        turns.append((view["round"], _turn_of(view)))
+
+    simcord_bot.referee.on_change.append(record)
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=8)
+    await play_to_end(env, spies, table, channel)
+    expected: dict[tuple[int, str], int] = {}
+    previous: tuple[str, int] | None = None
+    drew: set[tuple[int, int]] = set()
+    for round_number, turn in turns:
+        new = turn is not None and (previous is None or previous[1] != turn[1])
+        if new and turn is not None and turn[0] == "draw":
+            new = (round_number, turn[1]) not in drew
+            drew.add((round_number, turn[1]))
+        if new and turn is not None and turn[1] in (0, 1):
+            key = (turn[1], turn[0])
+            expected[key] = expected.get(key, 0) + 1
+        previous = turn
+    words = {
+        "bid": ("open the bidding", "your bid at"),
+        "decide": ("your decision at",),
+        "draw": ("won the bidding",),
+    }
+    sent: dict[tuple[int, str], int] = {}
+    for message in channel.history():
+        content = getattr(message, "content", "") or ""
+        for spy in spies:
+            if content.startswith(f"<@{spy.actor.id}>"):
+                kind = next((k for k, marks in words.items() if any(m in content for m in marks)), content)
+                sent[(spy.seat, kind)] = sent.get((spy.seat, kind), 0) + 1
+    assert sent == expected
+    assert expected.get((0, "bid"), 0) >= 2 and expected.get((1, "bid"), 0) >= 2
