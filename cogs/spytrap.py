@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs.components import ActionButton, ActionSelect, TableButton
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
+from cogs.words import plural, seat_names
 from rules.base import Event
 from rules.spytrap import COUNTRIES, SpyTrap, card_name, card_type, country_of
 
@@ -39,7 +40,8 @@ PROMPT_TEXT = {
     "challenge": "may challenge the drawer's identity",
     "swap": "may swap identities",
 }
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+# Whose turn the table waits on: ("bid" | "decide" | "draw", seat).
+Turn = tuple[str, int]
 
 
 def card_label(card: str) -> str:
@@ -51,23 +53,37 @@ def card_label(card: str) -> str:
 
 def _names(table: Table, text: str) -> str:
     """Engine texts say "seat 3"; people want names."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
-
-    return SEAT_WORD.sub(name, text)
+    return seat_names(table, text)
 
 
 def _home_line(view: dict[str, Any], seat: int) -> str:
+    """ "🇫🇷×3 (1 from own pile) 🇩🇪×1": Files drawn from your own pile do not count toward the
+    ordinary win, so the line says how many of each country came from there."""
     tallies: dict[str, dict[str, int]] = view["tallies"][seat]
     parts = []
     for country in COUNTRIES:
         tally = tallies.get(country)
         if tally and tally["all"]:
-            counting = f" ({tally['counting']} count)" if tally["counting"] != tally["all"] else ""
-            parts.append(f"{FLAGS[country]}×{tally['all']}{counting}")
+            own = tally["all"] - tally["counting"]
+            if own == 0:
+                note = ""
+            elif own == tally["all"]:
+                note = " (from own pile)" if own == 1 else " (all from own pile)"
+            else:
+                note = f" ({own} from own pile)"
+            parts.append(f"{FLAGS[country]}×{tally['all']}{note}")
     return " ".join(parts) or "no Files yet"
+
+
+def _turn(view: dict[str, Any]) -> Turn | None:
+    """The one person the table waits on for a bid, a decision or their draws, if any."""
+    if view["phase"] == "bid" and view["to_bid"] is not None:
+        return ("bid", view["to_bid"])
+    if view["prompt"] is not None:
+        return ("decide", view["prompt"]["seat"])
+    if view["phase"] == "draw" and view["drawer"] is not None and view["draws_left"] > 0:
+        return ("draw", view["drawer"])
+    return None
 
 
 class SpyTrapUI:
@@ -75,8 +91,12 @@ class SpyTrapUI:
     hand_label = "My spy panel"
 
     def __init__(self) -> None:
-        # Table id -> the last prompt we pinged about, so each decision is announced once.
-        self._announced: dict[int, tuple[int, str, int]] = {}
+        # Table id -> whose turn the table waited on after the last change, so a person is pinged
+        # once when it becomes their turn and not again while it stays theirs.
+        self._turns: dict[int, Turn | None] = {}
+        # Table id -> (round, seat) of the drawer already told to draw: a draw interrupted by
+        # someone else's decision is still the same turn when it comes back.
+        self._draws: dict[int, tuple[int, int]] = {}
 
     def options_lines(self, table: Table) -> list[str]:
         return [f"Speed: {table.speed}", f"Round limit: {table.options.round_limit}"]
@@ -138,8 +158,8 @@ class SpyTrapUI:
             return f"Bidding: {high}. **{table.name(view['to_bid'])}** to bid (up to {view['max_bid']})."
         if phase == "draw":
             return (
-                f"**{table.name(view['drawer'])}** won with {view['draw_bid']} and draws: "
-                f"{view['draws_left']} left. They pick a pile for each card."
+                f"**{table.name(view['drawer'])}** won the bidding with {view['draw_bid']} and draws: "
+                f"{plural(view['draws_left'], 'draw')} left. They pick a pile for each card."
             )
         return ""
 
@@ -175,24 +195,60 @@ class SpyTrapUI:
         return None  # the table's log tells a round's story; a round is short
 
     def announcements(self, table: Table, events: list[Event]) -> list[str]:
-        """Ping the one person whose decision the table waits on (computers need no ping)."""
+        """One ping to the person whose bid, decision or draw the table now waits on, when it
+        becomes their turn; none while it stays theirs, none for computers."""
         assert table.state is not None
-        prompt = table.state.view(None)["prompt"]
-        if prompt is None:
+        view = table.state.view(None)
+        turn = _turn(view)
+        last = self._turns.get(table.id)
+        self._turns[table.id] = turn
+        if turn is None or (last is not None and last[1] == turn[1]):
             return []
-        key = (prompt["seat"], prompt["kind"], table.version)
-        last = self._announced.get(table.id)
-        if last is not None and last[:2] == key[:2] and last[2] >= table.version - 1:
+        kind, seat = turn
+        if kind == "draw":
+            if self._draws.get(table.id) == (view["round"], seat):
+                return []
+            self._draws[table.id] = (view["round"], seat)
+        info = table.seats[seat]
+        if info.is_computer or info.user_id is None:
             return []
-        self._announced[table.id] = key
-        seat = table.seats[prompt["seat"]]
-        if seat.is_computer or seat.user_id is None:
-            return []
-        what = PROMPT_TEXT.get(prompt["kind"], "must decide")
-        return [
-            f"<@{seat.user_id}>, your decision: you {what.split(' ', 1)[1] if ' ' in what else what}. "
-            f"Open **{self.hand_label}**."
-        ]
+        return [f"<@{info.user_id}>, {self._turn_text(table, view, kind)}"]
+
+    def _turn_text(self, table: Table, view: dict[str, Any], kind: str) -> str:
+        if kind == "bid":
+            low, high = view["min_bid"], view["max_bid"]
+            if view["high_bidder"] is None:
+                return f"you open the bidding at Spy Trap: bid from {low} to {high} on the table."
+            standing = f"{table.name(view['high_bidder'])} bids {view['high_bid']}"
+            if low > high:
+                return f"your bid at Spy Trap: {standing}; pass on the table."
+            return f"your bid at Spy Trap: {standing}. Raise ({low} to {high}) or pass on the table."
+        if kind == "draw":
+            cards = plural(view["draws_left"], "card")
+            return f"you won the bidding at Spy Trap: draw {cards}, one at a time, from the piles."
+        prompt = view["prompt"]
+        return f"your decision at Spy Trap: {self._decision(table, prompt)} Open **{self.hand_label}**."
+
+    @staticmethod
+    def _decision(table: Table, prompt: dict[str, Any]) -> str:
+        name = table.name
+        kind = prompt["kind"]
+        if kind == "steal":
+            return f"your Evil Agent was drawn — you may steal a File from {name(prompt['drawer'])}."
+        if kind == "guess":
+            return f"your trap was sprung — you may guess {name(prompt['drawer'])}'s identity."
+        if kind == "immunity":
+            return (
+                f"{name(prompt['guesser'])} guesses you are {prompt['guess']} — answer, or play your "
+                "Immunity card."
+            )
+        if kind == "own_guess":
+            return "your own trap was sprung — you must guess another spy's identity."
+        if kind == "keep":
+            return f"you put {name(prompt['eliminated'])} out — choose which identity to keep."
+        if kind == "challenge":
+            return f"you may challenge {name(prompt['drawer'])}'s identity, or let it go."
+        return f"you may swap identities with {name(prompt['eliminated'])}, whom you put out."
 
     def final_embed(self, table: Table) -> discord.Embed:
         assert table.state is not None
@@ -212,11 +268,19 @@ class SpyTrapUI:
         )
         embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
         identities = view.get("identities") or []
+        out = view["out_order"]
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             country = identities[p.seat] if p.seat < len(identities) else "?"
             medal = {1: "🏆"}.get(p.place, f"{p.place}.")
-            lines.append(f"{medal} **{table.name(p.seat)}** — the {country} spy {FLAGS.get(country, '')}")
+            if p.seat in out:
+                how = f" · put out {_ordinal(out.index(p.seat) + 1)}"
+            elif p.seat == winner:
+                how = ""
+            else:
+                how = f" · {plural(p.points, 'counting File')}"
+            spy = f"the {country} spy {FLAGS.get(country, '')}".strip()
+            lines.append(f"{medal} **{table.name(p.seat)}** — {spy}{how}")
         embed.description = "\n".join(lines)
         embed.set_footer(text="Every identity is revealed. Results are on /leaderboard. Rematch below.")
         return embed
@@ -318,6 +382,11 @@ class SpyTrapUI:
         if action.startswith("steal-"):
             return f"Steal the {card_label(action[6:])}"
         assert table.state is not None
+        if action.startswith("draw-"):
+            # The panel is redrawn in answer to each click, so its counts are always current.
+            pile = int(action[5:])
+            size = table.state.view(None)["pile_sizes"][pile]
+            return f"Draw from {table.name(pile)}'s pile ({plural(size, 'card')})"
         text = _names(table, table.state.describe(action))
         return text[:1].upper() + text[1:]
 
@@ -355,6 +424,10 @@ class SpyTrapUI:
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         return []
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 class SpyTrapCog(commands.Cog):

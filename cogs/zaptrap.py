@@ -12,7 +12,6 @@ allows, and in the final summary once the game is over. Gestures on the public t
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import discord
@@ -22,6 +21,7 @@ from discord.ext import commands
 from cogs.components import ActionButton, ActionSelect, TableButton
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
+from cogs.words import plural, seat_names
 from rules.base import Event
 from rules.zaptrap import GESTURES, ZapOrTrap, card_name, species_name
 
@@ -29,8 +29,6 @@ GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
 GESTURE_COOLDOWN = 3.0
 SPECIAL_EMOJI = {"XZZ": "⚡", "XBF": "🕊️", "XDM": "💣"}
-SEAT_PAIR = re.compile(r"\b[Ss]eats (\d+)(?: and | & )(\d+)\b")
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 RECENT_GESTURES = 6
 SPEED_HELP = {
     "off": "no quick timers (signals close after 3 min, lull deal after 60 s)",
@@ -55,13 +53,7 @@ def card_label(code: str, view: dict[str, Any]) -> str:
 
 def _names(table: Table, text: str) -> str:
     """Engine texts say "seat 3" and "seats 1 and 3"; people want names."""
-
-    def one(number: str) -> str:
-        seat = int(number) - 1
-        return table.name(seat) if 0 <= seat < len(table.seats) else f"seat {number}"
-
-    text = SEAT_PAIR.sub(lambda m: f"{one(m.group(1))} & {one(m.group(2))}", text)
-    return SEAT_WORD.sub(lambda m: one(m.group(1)), text)
+    return seat_names(table, text)
 
 
 def _units(view: dict[str, Any]) -> list[list[int]]:
@@ -117,7 +109,7 @@ class ZapTrapUI:
         wrong = "refused" if options.refuse_wrong_targets else "penalised (+2 to everyone else)"
         return [
             f"Deck: {preset}, hands of {options.hand_size}",
-            f"Target: first to {options.target} points",
+            f"Target: first to {plural(options.target, 'point')}",
             f"Lull: the referee deals four new cards after {lull_text}",
             f"Wrong targets with 3 or 5 players: {wrong}",
             f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
@@ -165,7 +157,9 @@ class ZapTrapUI:
         elif phase == "between":
             embed.description = self._between_text(table, view) + "\nThe next round starts shortly."
         else:
-            embed.description = "The game is over: see the results below."
+            result = table.state.result()
+            summary = _names(table, result.summary) if result is not None else ""
+            embed.description = f"The game is over. {summary}".strip()
         scores = "\n".join(
             f"**{_side_name(table, view, u)}** — {score}" for u, score in enumerate(view["scores"])
         )
@@ -437,7 +431,7 @@ class ZapTrapUI:
             to = ", ".join(_side_name(table, view, u) for u in data["scorers"]) if view else ""
             return (
                 f"**{table.name(event.seat)}** called {data['call']} on **{table.name(data['target'])}**: "
-                f"{data['value']} point{'s' if data['value'] != 1 else ''}{each} to {to}."
+                f"{plural(data['value'], 'point')}{each} to {to}."
             )
         if event.kind == "swap" and event.seat is not None:
             self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
@@ -463,7 +457,7 @@ class ZapTrapUI:
         lines += [f"• {line}" for line in call["lines"]]
         each = " each" if len(call["scorers"]) > 1 else ""
         to = ", ".join(f"**{_side_name(table, view, u)}**" for u in call["scorers"])
-        lines.append(f"= **{call['value']}** point{'s' if call['value'] != 1 else ''}{each} to {to}")
+        lines.append(f"= **{plural(call['value'], 'point')}**{each} to {to}")
         embed.description = "\n".join(lines)[:4096]
         scores = "\n".join(
             f"{_side_name(table, view, u)}: +{points} → {view['scores'][u]}"
@@ -483,8 +477,8 @@ class ZapTrapUI:
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
-            lines.append(f"{medal} **{table.name(p.seat)}** — {p.points} pts")
-        lines += ["", result.summary]
+            lines.append(f"{medal} **{table.name(p.seat)}** — {plural(p.points, 'point')}")
+        lines += ["", _names(table, result.summary)]
         embed.description = "\n".join(lines)
         reveal = []
         for entry in view.get("signal_history", []):

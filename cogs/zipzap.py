@@ -16,6 +16,7 @@ from discord.ext import commands
 from cogs.components import ActionButton, TableButton
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
+from cogs.words import plural, seat_names
 from rules.base import Event
 from rules.zipzap import ZipZap, card_name
 
@@ -61,7 +62,12 @@ class ZipZapUI:
             colour=discord.Colour.gold() if not over else discord.Colour.dark_grey(),
         )
         top = view["top"]
-        if view["phase"] == "between_rounds":
+        if over:
+            result = table.state.result()
+            assert result is not None
+            went_out = f"**{_seat_name(table, view['went_out'])}** went out last round. "
+            embed.description = f"{went_out}The game is over. {seat_names(table, result.summary)}"
+        elif view["phase"] == "between_rounds":
             embed.description = "Round over. The next round is dealt shortly (or press **Next round**)."
         elif top is None:
             embed.description = "Waiting for the first card."
@@ -78,7 +84,8 @@ class ZipZapUI:
             marker = "🎯 " if view["control"] == i else ""
             who = f"{seat.name}" + (" 🤖" if seat.is_computer else "")
             zap = "" if view["zap_used"][i] else " ⚡"
-            lines.append(f"{marker}**{who}** — {view['hand_counts'][i]} cards{zap} · {view['scores'][i]} pts")
+            cards = plural(view["hand_counts"][i], "card")
+            lines.append(f"{marker}**{who}** — {cards}{zap} · {plural(view['scores'][i], 'point')}")
         embed.add_field(name="Players (cards left · score)", value="\n".join(lines), inline=False)
         out = ", ".join(card_name(s + "1").split()[0] for s in view["out_of_game"]) or "none"
         embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
@@ -97,7 +104,7 @@ class ZipZapUI:
         view = table.state.view(seat)
         legal = set(table.state.legal_actions(seat))
         hand: list[str] = view["hand"]
-        embed = discord.Embed(title=f"Your hand — {len(hand)} cards", colour=discord.Colour.green())
+        embed = discord.Embed(title=f"Your hand — {plural(len(hand), 'card')}", colour=discord.Colour.green())
         top = view["top"]
         lines = []
         if view["phase"] == "between_rounds":
@@ -112,7 +119,8 @@ class ZipZapUI:
         if note:
             lines.append(f"\n⚠️ {note}")
         embed.description = "\n".join(lines)
-        embed.set_footer(text=f"Round {view['round']}/{view['rounds']} · your score {view['scores'][seat]}")
+        score = plural(view["scores"][seat], "point")
+        embed.set_footer(text=f"Round {view['round']}/{view['rounds']} · your score {score}")
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         for i, card in enumerate(hand[:15]):
@@ -147,9 +155,10 @@ class ZipZapUI:
         return embed, items
 
     def event_line(self, table: Table, event: Event) -> str:
-        if event.seat is not None and event.kind not in ("flip", "deal", "round_over", "game_over"):
+        # Seated texts read on from the player's name: "**bob** played their last card: Zip Zap!".
+        if event.seat is not None and event.kind not in ("flip", "deal", "game_over"):
             return f"**{table.name(event.seat)}** {event.text}"
-        return event.text
+        return seat_names(table, event.text)
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
         assert table.state is not None
@@ -175,7 +184,7 @@ class ZipZapUI:
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
-            lines.append(f"{medal} **{table.name(p.seat)}** — {p.points} pts")
+            lines.append(f"{medal} **{table.name(p.seat)}** — {plural(p.points, 'point')}")
         embed.description = "\n".join(lines)
         winners = ", ".join(table.name(s) for s in result.winners)
         embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")

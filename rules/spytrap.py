@@ -94,6 +94,7 @@ from rules.base import (
     Result,
     State,
 )
+from rules.words import plural, with_article
 
 COUNTRIES = ("American", "French", "German", "Italian", "Russian", "Spanish")
 COUNTRY_CODES = {
@@ -303,7 +304,7 @@ class SpyTrapState(State):
         events.append(
             Event(
                 "piles_ready",
-                f"Every pile is built ({self.max_bid} cards in all). The bidding starts.",
+                f"Every pile is built ({plural(self.max_bid, 'card')} in all). The bidding starts.",
                 None,
                 {"sizes": sizes, "max_bid": self.max_bid},
             )
@@ -456,7 +457,7 @@ class SpyTrapState(State):
         cards = rest.split("-") if rest else []
         need = min(PILE_SIZE, len(self.hands[seat]))
         if len(cards) != need:
-            raise IllegalAction(f"Your pile must have exactly {need} card{'s' if need != 1 else ''}.")
+            raise IllegalAction(f"Your pile must have exactly {plural(need, 'card')}.")
         if len(set(cards)) != len(cards):
             raise IllegalAction("You named the same card twice.")
         for card in cards:
@@ -482,7 +483,9 @@ class SpyTrapState(State):
                 raise IllegalAction("You open the bidding, so you must bid at least 1.")
             raise IllegalAction(f"You must bid more than the standing bid of {self.high_bid}.")
         if amount > self.max_bid:
-            raise IllegalAction(f"There are only {self.max_bid} cards in all the piles: you cannot bid more.")
+            raise IllegalAction(
+                f"There are only {plural(self.max_bid, 'card')} in all the piles: you cannot bid more."
+            )
 
     def _check_draw(self, seat: int, head: str, rest: str) -> None:
         if head != "draw":
@@ -494,7 +497,13 @@ class SpyTrapState(State):
         if not rest.isdigit() or not 0 <= int(rest) < self.players:
             raise IllegalAction("Name a pile by its seat, such as 'draw-0'.")
         if not self.piles[int(rest)]:
-            raise IllegalAction("That pile is empty: draw from another one.")
+            # The public table can be a moment behind (its message is redrawn at a limited rate), so
+            # the refusal itself says how things stand now.
+            left = sum(len(p) for p in self.piles)
+            raise IllegalAction(
+                f"That pile is empty now: draw from another one ({plural(left, 'card')} left in the "
+                f"piles, {plural(self.draws_left, 'draw')} to go)."
+            )
 
     def _check_prompt(self, seat: int, action: Action) -> None:
         assert self.prompt is not None
@@ -612,11 +621,7 @@ class SpyTrapState(State):
         self.piles[seat] = list(cards)
         self.pile_done[seat] = True
         size = len(cards)
-        events.append(
-            Event(
-                "pile_built", f"built a pile of {size} card{'s' if size != 1 else ''}.", seat, {"size": size}
-            )
-        )
+        events.append(Event("pile_built", f"built a pile of {plural(size, 'card')}.", seat, {"size": size}))
         self._maybe_start_bidding(events)
 
     def _bid(self, seat: int, action: Action, events: list[Event]) -> None:
@@ -640,11 +645,10 @@ class SpyTrapState(State):
         self.to_bid = None
         self.drawer, self.draw_bid, self.draws_left = winner, self.high_bid, self.high_bid
         self.last_winner = winner
-        plural = "s" if self.high_bid != 1 else ""
         events.append(
             Event(
                 "bid_won",
-                f"wins the bidding and draws {self.high_bid} card{plural}.",
+                f"wins the bidding and draws {plural(self.high_bid, 'card')}.",
                 winner,
                 {"bid": self.high_bid},
             )
@@ -663,7 +667,7 @@ class SpyTrapState(State):
         events.append(
             Event(
                 "draw",
-                f"draws {'an' if kind == 'agent' else 'a'} {card_name(card)} from {where}.",
+                f"draws {with_article(card_name(card))} from {where}.",
                 seat,
                 {"pile": pile, "card": card, "type": kind, "country": country_of(card), "from": source},
             )
@@ -674,7 +678,8 @@ class SpyTrapState(State):
             assert country is not None
             if not own:
                 self._check_files_win(seat, events)
-            elif self.tally(seat, country, counting_only=False) >= FILES_TO_WIN:
+            elif self.tally(seat, country, counting_only=False) == FILES_TO_WIN:
+                # Exactly the 4th File of the country (RULINGS §3): a 5th or later opens nothing.
                 self._start_challenge(seat, country, events)
         elif kind == "agent":
             self.used.append(card)
@@ -722,9 +727,8 @@ class SpyTrapState(State):
 
     def _start_challenge(self, seat: int, country: str, events: list[Event]) -> None:
         self.challenge = {"drawer": seat, "country": country, "queue": self.clockwise_from_left(seat)}
-        count = self.tally(seat, country, counting_only=False)
         text = (
-            f"now holds {count} {country} Files, the last from their own pile: "
+            f"now holds {FILES_TO_WIN} {country} Files, the 4th from their own pile: "
             "each other spy in turn may challenge by guessing their identity."
         )
         events.append(Event("challenge_start", text, seat, {"country": country}))
@@ -981,21 +985,21 @@ class SpyTrapState(State):
         ]
 
     def result(self) -> Result | None:
+        """Places by how far each spy got, so ratings see it too: the winner first; then the spies
+        still in, by counting Files of their identity (equal counts share a place); then the spies
+        put out, the later out ahead of the earlier."""
         if self.phase != "over":
             return None
         points = self.final_points()
+        standing = [s for s in self.active_seats() if s != self.winner]
         place: dict[int, int] = {}
+        first = 1
         if self.winner is not None:
             place[self.winner] = 1
-            standing = [s for s in self.active_seats() if s != self.winner]
-            for s in standing:
-                place[s] = 2
-            next_place = 2 + len(standing)
-        else:
-            standing = self.active_seats()
-            for s in standing:
-                place[s] = 1 + sum(1 for o in standing if points[o] > points[s])
-            next_place = 1 + len(standing)
+            first = 2
+        for s in standing:
+            place[s] = first + sum(1 for o in standing if points[o] > points[s])
+        next_place = first + len(standing)
         for index, s in enumerate(reversed(self.out_order)):
             place[s] = next_place + index
         placements = tuple(Placement(s, place[s], points[s]) for s in range(self.players))
@@ -1320,8 +1324,9 @@ class SpyTrap(Game[SpyTrapState]):
             "Files count toward the ordinary win only if they were drawn from another spy's pile "
             "(a pile of a spy who is out included) or stolen; Files drawn from your own pile count only "
             "through a challenge.",
-            "A challenge starts whenever a File from your own pile brings your home area to 4 or more "
-            "Files of its country; each other spy still in may guess, clockwise from your left, and "
+            "A challenge starts when a File from your own pile is exactly the 4th File of its country "
+            "in your home area (a 5th or later starts none); each other spy still in may guess, "
+            "clockwise from your left, and "
             "you win if nobody is right and you then hold 4 or more Files (any source) of your identity.",
             "A wrong challenger is put out by the drawer, who receives their ID card and may swap "
             "before the next guess; a right challenger puts the drawer out.",
@@ -1341,6 +1346,8 @@ class SpyTrap(Game[SpyTrapState]):
             "forced guess is chosen at random; an identity choice keeps your own.",
             "Every wait blocks the table, so every timer runs even with table timers off (10 to 15 minutes).",
             "Identities are shown to everyone when the game is over.",
+            "Final places: the winner, then the spies still in by counting Files of their identity "
+            "(equal counts share), then the spies put out, the later out ahead of the earlier.",
         ]
 
 
@@ -1437,7 +1444,7 @@ but its Evil Agents and Traps do nothing. If the drawer is put out, the round en
 ## Winning
 - The moment you hold **4 Files of your identity** that you drew from **other spies' piles** or
   **stole**, you win.
-- **Challenge:** when a File from your **own** pile gives you 4 (or more) Files of one country, each
+- **Challenge:** when a File from your **own** pile is your **4th** File of one country, each
   other spy in turn, starting on your left, may guess your identity (no Immunity). A wrong challenger
   is out, and you may swap identities with them before the next guess. A right challenger puts you out.
   If nobody is right and you then hold 4 Files of your identity (from any pile), you win.

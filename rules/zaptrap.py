@@ -90,6 +90,7 @@ from rules.base import (
     Result,
     State,
 )
+from rules.words import plural
 
 # ---------------------------------------------------------------------------------------------
 # Cards
@@ -404,7 +405,7 @@ class ZapTrapState(State):
         return [
             Event(
                 "deal",
-                f"Round {self.round} is dealt: {size} cards each, and on the table {names}. Go!",
+                f"Round {self.round} is dealt: {plural(size, 'card')} each, and on the table {names}. Go!",
                 None,
                 {
                     "round": self.round,
@@ -717,14 +718,13 @@ class ZapTrapState(State):
             if found["count"] > FIVE_SET:
                 count = str(found["count"])
             shows = f"a set of {count} {species_name(found['species'], self.options.preset, plural=True)}"
-        plural = "s" if value != 1 else ""
         each = " each" if len(scorers) > 1 else ""
         text = (
             f"called {call} on {self._whom(caller, target)}, who shows "
             + "; ".join(self.name(c) for c in hand)
             + f": {shows}. "
             + "; ".join(lines)
-            + f" = {value} point{plural}{each} to {self._units_text(scorers)}."
+            + f" = {plural(value, 'point')}{each} to {self._units_text(scorers)}."
         )
         events = [Event("call", text, caller, dict(self.call))]
         events.append(
@@ -869,20 +869,28 @@ class ZapTrapState(State):
                 place = 1 + sum(1 for score in self.scores if score > scores[seat])
             placements.append(Placement(seat, place, scores[seat]))
         top = scores[self.winners[0]]
+        # Sides as "seat N" / "seats N and M" (a team), which every renderer turns into names.
         if self.team_win:
-            pair = sorted(scores[s] for s in self.winners)
+            pair = sorted(self.winners, key=lambda s: -scores[s])
+            high, low = scores[pair[0]], scores[pair[1]]
             summary = (
-                "A successful ZAP wins it for the caller and the target together "
-                f"({pair[1]} and {pair[0]} points)."
+                f"A successful ZAP wins it for seat {pair[0] + 1} and seat {pair[1] + 1} together "
+                f"({high} and {plural(low, 'point')})."
             )
         else:
-            sides = len({self.unit_of(s) for s in self.winners})
-            kind = "team" if self.team_game else "player"
-            if sides == 1:
-                summary = f"One {kind} wins with {top} points."
-            else:
-                summary = f"{sides} {kind}s share the win with {top} points each."
+            units = sorted({self.unit_of(s) for s in self.winners})
+            sides = [self._side_text(u) for u in units]
+            verb = "share the win" if len(sides) > 1 else ("win" if self.team_game else "wins")
+            each = "" if len(sides) == 1 else " each"
+            names = sides[0] if len(sides) == 1 else ", ".join(sides[:-1]) + " and " + sides[-1]
+            summary = f"{names[:1].upper()}{names[1:]} {verb} with {plural(top, 'point')}{each}."
         return Result(tuple(placements), summary)
+
+    def _side_text(self, unit: int) -> str:
+        seats = self.seats_of(unit)
+        if len(seats) == 1:
+            return f"seat {seats[0] + 1}"
+        return "seats " + " and ".join(str(s + 1) for s in seats)
 
     def describe(self, action: Action) -> str:
         try:
@@ -1105,8 +1113,9 @@ class ZapOrTrap(Game[ZapTrapState]):
         if o.preset == "kemps":
             deck = (
                 f"Classic Kemps preset: {o.species} ranks × {o.copies} suits, hands of {o.hand_size}, "
-                f"{'no' if not o.doubles else o.doubles} double cards and "
-                f"{'no' if not o.specials else o.specials} special cards ({total} cards)."
+                f"{'no double cards' if not o.doubles else plural(o.doubles, 'double card')} and "
+                f"{'no special cards' if not o.specials else plural(o.specials, 'special card')} "
+                f"({total} cards)."
             )
         else:
             deck = (

@@ -27,6 +27,7 @@ from rules.base import (
     Result,
     State,
 )
+from rules.words import plural
 
 SOLID_SUITS = ("R", "G", "B", "Y")
 WILD = "W"
@@ -187,10 +188,12 @@ class ZipZapState(State):
         self.hands = [sort_hand([*h, f"{ZAP}{s}"]) for s, h in enumerate(hands)]
         sizes = sorted({len(h) for h in hands})
         size_text = " or ".join(str(n) for n in sizes)
+        cards = "card" if sizes == [1] else "cards"
         events = [
             Event(
                 "deal",
-                f"Round {self.round} of {self.total_rounds} is dealt: {size_text} cards and a Zap card each.",
+                f"Round {self.round} of {self.total_rounds} is dealt: "
+                f"{size_text} {cards} and a Zap card each.",
                 None,
                 {
                     "round": self.round,
@@ -234,12 +237,19 @@ class ZipZapState(State):
     def holds_zap(self, seat: int) -> bool:
         return f"{ZAP}{seat}" in self.hands[seat]
 
-    def _combo_allowed(self, seat: int, card: str) -> bool:
-        """Play-and-Zap, except where the card alone already keeps control (a 10) and it would not
-        be the player's last two cards: such a Zap would only throw away five points' safety."""
+    def _own_number_on_top(self, seat: int) -> bool:
+        """The seat played the top card and it is a number card: the moment a Zap is allowed
+        (RULINGS §2), whether or not that card also gave them control (a 10, nobody can follow)."""
+        return self.top_seat == seat and self.top is not None and not is_zap(self.top)
+
+    def _may_zap(self, seat: int) -> bool:
+        """A lone Zap now: right after your own number card while it is on top (also after your 10
+        or while you hold control over it, which sheds the 5-point card), or as your last card."""
         if not self.holds_zap(seat):
             return False
-        return number_of(card) != MAX_NUMBER or len(self.hands[seat]) == 2
+        if self._own_number_on_top(seat):
+            return True
+        return self.control == seat and len(self.hands[seat]) == 1
 
     def legal_actions(self, seat: int | None) -> list[Action]:
         if self.phase == "over":
@@ -255,13 +265,11 @@ class ZipZapState(State):
             if self.control != seat:
                 return []
             cards = [c for c in hand if not is_zap(c)]
-            zap_lead = ["Z"] if len(hand) == 1 and self.holds_zap(seat) else []
         else:
             cards = [c for c in hand if follows(c, self.top)]
-            own_top = self.top_seat == seat and self.top is not None and not is_zap(self.top)
-            zap_lead = ["Z"] if own_top and self.holds_zap(seat) else []
-        combos = [f"{c}+Z" for c in cards if self._combo_allowed(seat, c)]
-        return cards + combos + zap_lead
+        # Play-and-Zap: the card goes down and is at once the player's own number card on top.
+        combos = [f"{c}+Z" for c in cards] if self.holds_zap(seat) else []
+        return cards + combos + (["Z"] if self._may_zap(seat) else [])
 
     def can_zap(self, seat: int) -> bool:
         return "Z" in self.legal_actions(seat)
@@ -317,11 +325,8 @@ class ZipZapState(State):
                 f"The {card_name(card)} doesn't follow the {card_name(self.top)} on top: "
                 + follow_hint(self.top)
             )
-        if zap:
-            if not self.holds_zap(seat):
-                raise IllegalAction(self._no_zap_reason(seat))
-            if not self._combo_allowed(seat, card):
-                raise IllegalAction("A 10 already gives you control; add your Zap to it only to go out.")
+        if zap and not self.holds_zap(seat):
+            raise IllegalAction(self._no_zap_reason(seat))
 
     def _beaten_to_it(self, seat: int, card: str) -> bool:
         """Whether ``card`` would have followed the card beneath the top, which another player
@@ -332,14 +337,14 @@ class ZipZapState(State):
     def _check_zap(self, seat: int) -> None:
         if not self.holds_zap(seat):
             raise IllegalAction(self._no_zap_reason(seat))
-        if self.control == seat:
-            if len(self.hands[seat]) != 1:
-                raise IllegalAction("You already have control: you may lead your Zap only as your last card.")
+        if self._may_zap(seat):
             return
-        if self.top_seat != seat or self.top is None or is_zap(self.top):
+        if self.control == seat:
             raise IllegalAction(
-                "You can only Zap right after your own number card, while it is still on top."
+                "You lead now, but the top card is not a number card of yours: lead a card (with "
+                "Play and Zap if you like), or lead your Zap as your last card."
             )
+        raise IllegalAction("You can only Zap right after your own number card, while it is still on top.")
 
     def _no_zap_reason(self, seat: int) -> str:
         if self.zap_used[seat]:
@@ -520,13 +525,14 @@ class ZipZapState(State):
             for s, own in enumerate(self.scores)
         )
         best = min(self.scores) if lowest_wins else max(self.scores)
-        winners = sum(1 for p in placements if p.place == 1)
-        points = "point" if best == 1 else "points"
+        # Seats as "seat N", which every renderer turns into names.
+        winners = [f"seat {p.seat + 1}" for p in placements if p.place == 1]
         rule = "lowest total wins" if lowest_wins else "most rounds won wins"
-        if winners == 1:
-            summary = f"One player wins with {best} {points} ({rule})."
+        if len(winners) == 1:
+            summary = f"{winners[0].capitalize()} wins with {plural(best, 'point')} ({rule})."
         else:
-            summary = f"{winners} players share the win with {best} {points} each ({rule})."
+            names = ", ".join(winners[:-1]) + " and " + winners[-1]
+            summary = f"{names.capitalize()} share the win with {plural(best, 'point')} each ({rule})."
         return Result(placements, summary)
 
     def describe(self, action: Action) -> str:
@@ -689,8 +695,7 @@ class ZipZap(Game[ZipZapState]):
         if options.rounds is None:
             rounds = "The game lasts one round per player, two per player with 2 or 3 players."
         else:
-            plural = "s" if options.rounds != 1 else ""
-            rounds = f"The game lasts {options.rounds} round{plural} (table option)."
+            rounds = f"The game lasts {plural(options.rounds, 'round')} (table option)."
         if options.scoring == "cards":
             scoring = (
                 "Scoring is by cards left: 1 per solid card, 3 per wild, 5 for a Zap card; "
@@ -716,9 +721,11 @@ class ZipZap(Game[ZipZapState]):
             "on round the table; if the deck runs out during a round's opening flips, that player leads.",
             "Play-and-Zap is one action: the card and your Zap go down together, so nobody can slip in "
             "between them.",
-            "You may Zap only while your own number card is on top, once per round.",
-            "A Zap that would change nothing is not offered: a player already in control (after a 10, or "
-            "as leader) may put down the Zap only as their last card.",
+            "You may Zap only while your own number card is on top, once per round: also right after "
+            "your 10, or while you hold control with your number card on top, which sheds the 5-point "
+            "Zap card.",
+            "A leader whose top card is not their own number card (after their Zap, or leading after "
+            "the deck ran out) may put down the Zap alone only as their last card.",
             "A player in control may lead any card, and may lead a card with play-and-Zap.",
             "Stall: if a card could be played but nobody plays for a while, the run ends as if nobody "
             "could play (on a flipped card, the next card is flipped); the stall timer runs even with "
@@ -799,8 +806,9 @@ round's first player leads.
 
 ## Your Zap card
 Once per round, right after you play a number card and while it is still on top, you may put your Zap
-card on it and take control. The **Play and Zap** button does both at once, so nobody can get in
-between.
+card on it and take control. That includes your 10, and a card of yours nobody can follow: you keep
+control either way, and your hand sheds the Zap card's 5 points. The **Play and Zap** button does
+both at once, so nobody can get in between.
 
 ## Ending a round and scoring
 The round ends the moment someone plays their last card (a Zap card counts). Everyone else scores

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from db.models import ActionRow, Game
 from rules.spytrap import COUNTRIES
 from tests.e2e.secrecy import Audit
-from tests.e2e.simhelpers import answer_text, emit_click, message_text, reply_text
+from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
 from tests.e2e.spytrap_driver import Spy, is_over, play_to_end
 
 
@@ -198,3 +198,106 @@ async def test_rules_and_refusals(simcord_env, simcord_bot):
     )
     assert r.ephemeral and table.version == before
     assert COUNTRIES[0]  # the countries are the engine's
+
+
+def _turn_of(view: dict[str, Any]) -> tuple[str, int] | None:
+    """An independent reading of whose turn the table waits on, from the public view."""
+    if view["phase"] == "bid":
+        return ("bid", view["to_bid"])
+    if view["prompt"] is not None:
+        return ("decide", view["prompt"]["seat"])
+    if view["phase"] == "draw" and view["draws_left"]:
+        return ("draw", view["drawer"])
+    return None
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord_env, simcord_bot):
+    """Over a whole seeded game (two people and a computer), the pings sent to each person match
+    the turns the table gave them: one per bid turn, one per run of decisions, one per round's
+    draws, never one for a turn that merely continued. Seen to fail against the old
+    announcements(), which pinged prompts only: no bid or draw ping at all."""
+    env = simcord_env
+    turns: list[tuple[int, tuple[str, int] | None]] = []
+
+    def record(table: Any, _events: Any) -> None:
+        view = table.state.view(None)
+        turns.append((view["round"], _turn_of(view)))
+
+    simcord_bot.referee.on_change.append(record)
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=8)
+    await play_to_end(env, spies, table, channel)
+    expected: dict[tuple[int, str], int] = {}
+    previous: tuple[str, int] | None = None
+    drew: set[tuple[int, int]] = set()
+    for round_number, turn in turns:
+        new = turn is not None and (previous is None or previous[1] != turn[1])
+        if new and turn is not None and turn[0] == "draw":
+            new = (round_number, turn[1]) not in drew
+            drew.add((round_number, turn[1]))
+        if new and turn is not None and turn[1] in (0, 1):
+            key = (turn[1], turn[0])
+            expected[key] = expected.get(key, 0) + 1
+        previous = turn
+    words = {
+        "bid": ("open the bidding", "your bid at"),
+        "decide": ("your decision at",),
+        "draw": ("won the bidding",),
+    }
+    sent: dict[tuple[int, str], int] = {}
+    for message in channel.history():
+        content = getattr(message, "content", "") or ""
+        for spy in spies:
+            if content.startswith(f"<@{spy.actor.id}>"):
+                kind = next((k for k, marks in words.items() if any(m in content for m in marks)), content)
+                sent[(spy.seat, kind)] = sent.get((spy.seat, kind), 0) + 1
+    assert sent == expected
+    assert expected.get((0, "bid"), 0) >= 2 and expected.get((1, "bid"), 0) >= 2
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_stale_public_draw_button_acts_on_the_current_state_and_says_so(simcord_env, simcord_bot):
+    """The table message is edited at most 5 times in 5 s per channel, so quick draws outrun its
+    labels ("Draw from alice's pile (3)" after that pile emptied). The click acts on the current
+    state; a refusal says how the piles stand now; once redrawn, the labels match the state."""
+    env = simcord_env
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
+    for _ in range(400):
+        view = table.state.view(None)
+        if (
+            view["phase"] == "draw"
+            and view["draws_left"] >= 4
+            and view["prompt"] is None
+            and view["drawer"] in (0, 1)
+        ):
+            break
+        for spy in spies:
+            await spy.step(table)
+        await env.advance_time(1)
+    view = table.state.view(None)
+    assert view["phase"] == "draw" and view["drawer"] in (0, 1) and view["draws_left"] >= 4
+    drawer = spies[view["drawer"]]
+    message = channel.history()[0]
+    first = next(b for b in buttons(message) if ":act:draw-" in (b.get("custom_id") or ""))
+    pile = int(first["custom_id"].rsplit("-", 1)[1])
+    replies = []
+    for _ in range(view["pile_sizes"][pile] + 1):
+        if table.state.view(None)["prompt"] is not None:
+            break
+        result = await drawer.actor.click(message, custom_id=first["custom_id"])
+        if result.ephemeral:
+            replies.append(reply_text(result))
+    now = table.state.view(None)
+    if now["pile_sizes"][pile] == 0 and now["prompt"] is None and now["phase"] == "draw":
+        assert replies and replies[-1].startswith("That pile is empty now"), replies
+        assert f"{sum(now['pile_sizes'])} card" in replies[-1]
+    await env.advance_time(6)
+    now = table.state.view(None)
+    labels = [
+        b.get("label") or ""
+        for b in buttons(channel.history()[0])
+        if ":act:draw-" in (b.get("custom_id") or "")
+    ]
+    if now["phase"] == "draw" and now["prompt"] is None:
+        shown = {label.rsplit("(", 1)[1].rstrip(")") for label in labels}
+        assert shown == {str(n) for n in now["pile_sizes"] if n}

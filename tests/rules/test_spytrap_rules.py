@@ -216,7 +216,10 @@ def test_drawing_from_an_empty_pile_is_refused() -> None:
     state = new_state(IDS3, [H0, H1, ["FAM5"]])
     to_draw(state, [H0[:3], H1[:3], ["FAM5"]], 0, 3)
     state.apply(0, "draw-2")
-    assert refused(state, 0, "draw-2") == "That pile is empty: draw from another one."
+    # The refusal says how things stand now: a public table may be a moment behind.
+    assert refused(state, 0, "draw-2") == (
+        "That pile is empty now: draw from another one (6 cards left in the piles, 2 draws to go)."
+    )
     assert "draw-2" not in state.legal_actions(0)
 
 
@@ -662,6 +665,29 @@ def test_a_challenge_can_end_with_the_last_spy_standing() -> None:
     assert kinds(events)[-2:] == ["win", "game_over"] and state.end_reason == "last_spy"
 
 
+def test_ruling_3_exactly_the_fourth_file_from_your_own_pile_opens_the_challenge() -> None:
+    """RULINGS §3: the own-pile File that is exactly the 4th of its country opens a challenge; the
+    game asks the others in turn."""
+    state = challenge_table(THREE_FRENCH)
+    assert state.tally(0, "French", counting_only=False) == 3
+    events = state.apply(0, "draw-0")
+    assert state.tally(0, "French", counting_only=False) == 4
+    assert kinds(events) == ["draw", "challenge_start"]
+    assert "now holds 4 French Files, the 4th from their own pile" in events[1].text
+
+
+def test_ruling_3_a_fifth_file_from_your_own_pile_opens_no_challenge() -> None:
+    """RULINGS §3: a 5th (or later) File of a country from your own pile is just a File: no
+    challenge, the drawing goes on."""
+    four = [*THREE_FRENCH, ["FFR5", "opponent"]]
+    state = challenge_table(four)
+    events = state.apply(0, "draw-0")
+    assert state.tally(0, "French", counting_only=False) == 5
+    assert kinds(events) == ["draw"]
+    assert state.challenge is None and state.prompt is None and state.draws_left == 2
+    assert state.legal_actions(0) and all(a.startswith("draw-") for a in state.legal_actions(0))
+
+
 def test_the_challenge_order_starts_left_of_the_drawer() -> None:
     ids = ["French", "German", "Russian", "Italian"]
     hand2 = ["FRU4", "FAM5", "FAM6", *H2[3:]]
@@ -690,6 +716,43 @@ def test_the_round_limit_stops_the_game_and_ranks_the_spies_still_in() -> None:
         points = state.final_points()
         best = max(points[s] for s in range(3) if state.active[s])
         assert {s for s in range(3) if state.active[s] and points[s] == best} == set(result.winners)
+
+
+def places(state: object) -> dict[int, int]:
+    result = state.result()  # type: ignore[attr-defined]
+    assert result is not None
+    return {p.seat: p.place for p in result.placements}
+
+
+def test_losers_still_in_are_ranked_by_their_counting_files() -> None:
+    """Every loser used to be ranked 2; now the spies still in rank by counting Files of their
+    identity (a File from their own pile does not count), equal counts share."""
+    ids = ["French", "German", "Russian", "Italian"]
+    home = [
+        [["FFR1", "opponent"], ["FFR2", "opponent"], ["FFR3", "stolen"]],
+        [["FGE1", "own"], ["FGE2", "own"]],  # two German Files, none counting
+        [["FRU1", "opponent"], ["FRU2", "stolen"]],
+        [["FIT9", "opponent"]],
+    ]
+    hand1 = ["FFR4", "FSP7", "FSP8", "FSP9"]
+    state = new_state(ids, [H0, hand1, H2, ["FAM7", "FAM8", "FAM9"]], home=home)
+    to_draw(state, [H0[:3], hand1[:3], H2[:3], ["FAM7", "FAM8", "FAM9"]], 0, 3)
+    state.apply(0, "draw-1")
+    assert state.winner == 0 and state.end_reason == "files"
+    assert places(state) == {0: 1, 2: 2, 3: 3, 1: 4}
+    assert [p.points for p in sorted(state.result().placements, key=lambda p: p.seat)] == [4, 0, 2, 1]
+
+
+def test_spies_put_out_rank_below_those_still_in_the_later_out_ahead() -> None:
+    state = challenge_table(THREE_FRENCH)
+    state.apply(0, "draw-0")
+    state.apply(1, "challenge-Spanish")  # wrong: seat 1 is out first
+    state.apply(0, "noswap")
+    state.apply(2, "challenge-Spanish")  # wrong: seat 2 is out second
+    state.apply(0, "noswap")
+    state.apply(3, "nochallenge")
+    assert state.winner == 0 and state.out_order == [1, 2]
+    assert places(state) == {0: 1, 3: 2, 2: 3, 1: 4}
 
 
 def test_options_and_help_texts() -> None:

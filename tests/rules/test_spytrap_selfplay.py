@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,21 @@ class Invariants:
                 assert not any(c in event.text for c in COUNTRIES), event.text
             if event.kind != "game_over":
                 assert "identities" not in event.data
+        # RULINGS §3: a challenge opens only on exactly the 4th File of its country, and every
+        # own-pile File that makes exactly 4 opens one.
+        for i, event in enumerate(events):
+            if event.kind == "draw" and event.data["from"] == "own" and event.data["type"] == "file":
+                opened = i + 1 < len(events) and events[i + 1].kind == "challenge_start"
+                drawer = event.seat
+                assert drawer is not None
+                country = event.data["country"]
+                if opened:
+                    assert events[i + 1].data["country"] == country
+                # Later events (a steal, an elimination) may change the home area; check only
+                # when the draw is the last thing that touched it.
+                if not any(e.kind in ("steal", "eliminated") for e in events[i + 1 :]):
+                    count = state.tally(drawer, country, counting_only=False)
+                    assert opened == (count == FILES_TO_WIN), (count, opened)
 
     def check_end(self, state: SpyTrapState) -> None:
         result = state.result()
@@ -131,6 +147,13 @@ class Invariants:
         elif state.end_reason == "last_spy":
             assert state.active_seats() == [winner]
         assert result.winners == ([winner] if winner is not None else result.winners)
+        # Losers rank by how far they got: spies still in above spies put out, later out higher.
+        place = {p.seat: p.place for p in result.placements}
+        out = state.out_order
+        for earlier, later in pairwise(out):
+            assert place[later] < place[earlier]
+        for seat in state.active_seats():
+            assert all(place[seat] < place[o] for o in out)
 
 
 def run_games(count: int, round_trip: bool, start_seed: int) -> tuple[int, set[str]]:

@@ -440,7 +440,7 @@ def test_equal_totals_share_the_win() -> None:
     assert state.winners == [0, 1] and not state.team_win
     result = state.result()
     assert result is not None and [p.place for p in result.placements] == [1, 1, 5, 3, 4]
-    assert result.summary == "2 players share the win with 7 points each."
+    assert result.summary == "Seat 1 and seat 2 share the win with 7 points each."
 
 
 def test_team_game_two_teams_reaching_seven_together() -> None:
@@ -454,7 +454,7 @@ def test_team_game_two_teams_reaching_seven_together() -> None:
     state = new_state(six, TABLE)
     state.scores = [3, 6, 5]
     call(state, 3, "ZAP-0")
-    assert state.winners == [1, 4] and state.result().summary == "One team wins with 7 points."  # type: ignore[union-attr]
+    assert state.winners == [1, 4] and state.result().summary == "Seats 2 and 5 win with 7 points."  # type: ignore[union-attr]
 
 
 def test_no_win_below_seven_and_the_target_option() -> None:

@@ -77,7 +77,7 @@ def test_a_ten_gives_control_to_its_player() -> None:
     assert events[1].seat == 0 and events[1].data["reason"] == "ten"
     assert state.control == 0
     assert state.legal_actions(1) == []
-    assert state.legal_actions(0) == ["G1", "G1+Z"]
+    assert state.legal_actions(0) == ["G1", "G1+Z", "Z"]  # the Zap over their own 10 (RULINGS §2)
 
 
 def test_nobody_can_follow_gives_control_to_the_top_cards_player() -> None:
@@ -148,18 +148,78 @@ def test_zap_once_per_round() -> None:
     assert refused(state, 0, "Z") == "You have already used your Zap this round."
 
 
-def test_a_pointless_zap_is_not_offered() -> None:
-    # Seat 0 leads (empty deck): a Zap would change nothing unless it is the last card.
+def test_a_lone_zap_while_leading_without_an_own_number_on_top_only_as_the_last_card() -> None:
+    # Seat 0 leads because the deck is empty: no card of theirs is on top, so a lone Zap would not
+    # follow a number card of theirs (RULINGS §2); it is allowed only to go out.
     state = new_state([["G1"], []], rest_to=1)
-    assert state.control == 0
+    assert state.control == 0 and state.top is None
     assert state.legal_actions(0) == ["G1", "G1+Z"]
-    assert "only as your last card" in refused(state, 0, "Z")
-    # After a 10, play-and-Zap is offered only when it empties the hand.
+    assert "lead your Zap as your last card" in refused(state, 0, "Z")
+    state = new_state([[], ["G1"]], rest_to=1)
+    assert state.control == 0 and state.legal_actions(0) == ["Z"]
+    assert kinds(state.apply(0, "Z")) == ["zap", "round_over"]
+
+
+def test_ruling_2_zap_right_after_your_own_ten() -> None:
+    """RULINGS §2: a 10 is a number card, so its player may Zap while it is on top (shedding the
+    5-point card) although the 10 alone already gave control."""
+    state = new_state([["R9", "R10", "G1"], ["W9", "G2"]], deck=["R8"])
+    state.apply(0, "R9")
+    state.apply(0, "R10")
+    assert state.control == 0 and state.top == "R10"
+    assert "Z" in state.legal_actions(0) and state.view(0)["can_zap"]
+    events = state.apply(0, "Z")
+    assert kinds(events) == ["zap", "control"]
+    assert state.control == 0 and state.top == "Z0" and state.zap_used == [True, False]
+    assert state.hands[0] == ["G1"]
+    # Still once per round: no second Zap, alone or with a card.
+    assert refused(state, 0, "Z") == "You have already used your Zap this round."
+    assert refused(state, 0, "G1+Z") == "You have already used your Zap this round."
+
+
+def test_ruling_2_play_and_zap_with_a_ten_is_one_action() -> None:
+    """RULINGS §2: play-and-Zap is one action, a 10 included, even when it does not empty the hand."""
     state = new_state([["R10", "G1"], ["G2"]], deck=["R9"])
-    assert "R10+Z" not in state.legal_actions(0)
-    assert "add your Zap to it only to go out" in refused(state, 0, "R10+Z")
-    state = new_state([["R10"], ["G2"]], deck=["R9"])
     assert "R10+Z" in state.legal_actions(0)
+    events = state.apply(0, "R10+Z")
+    assert kinds(events) == ["play", "control", "zap", "control"]
+    assert state.played[-2:] == ["R10", "Z0"] and state.control == 0 and state.hands[0] == ["G1"]
+
+
+def test_ruling_2_zap_while_holding_control_over_your_own_number_card() -> None:
+    """RULINGS §2: nobody can follow seat 0's red 6, so they hold control with it on top; they may
+    still Zap over it. Another seat never may, and once they lead a new card the old one is gone."""
+    state = new_state([["R6", "G1", "G2"], ["G4", "G6"]], deck=["R5"])
+    state.apply(0, "R6")  # nobody holds the red 7 or the wild 7
+    assert state.control == 0 and state.top == "R6" and state.top_seat == 0
+    assert "Z" in state.legal_actions(0)
+    assert state.legal_actions(1) == []
+    assert refused(state, 1, "Z").startswith("Another player has control")
+    before = len(state.hands[0])
+    assert kinds(state.apply(0, "Z")) == ["zap", "control"]
+    assert len(state.hands[0]) == before - 1 and state.control == 0
+
+
+def test_ruling_2_zap_after_a_stall_over_your_own_card() -> None:
+    """RULINGS §2: control after a stall leaves the stalled player's number card on top: a Zap is
+    allowed over it."""
+    state = new_state([["R4", "G1"], ["R5", "G4"]], deck=["R3"])
+    state.apply(0, "R4")
+    state.apply(None, "stall")
+    assert state.control == 0 and state.top == "R4"
+    assert "Z" in state.legal_actions(0)
+
+
+def test_ruling_2_no_zap_once_your_card_is_covered_or_over_your_own_zap() -> None:
+    """The other Zap rules stand: not after someone covered your card, not over a Zap card."""
+    state = new_state([["R9", "R10", "G1"], ["W9", "G2", "R2"]], deck=["R8"])
+    state.apply(1, "W9")  # seat 1 covers the flipped red 8
+    assert "Z" not in state.legal_actions(0)
+    assert refused(state, 0, "Z").startswith("You can only Zap right after your own number card")
+    state.apply(0, "R10")
+    state.apply(0, "Z")
+    assert state.control == 0 and state.top == "Z0"
+    assert "Z" not in state.legal_actions(1) and "Z" not in state.legal_actions(0)
 
 
 # --- flips ---------------------------------------------------------------------------------------
