@@ -90,6 +90,19 @@ class SpyTrapUI:
     key = GAME.key
     hand_label = "My spy panel"
 
+    @staticmethod
+    def version_free(action: str) -> bool:
+        """Everyone builds a pile at once. A Build names its cards, so it means the same whatever
+        another spy did meanwhile: without this, someone else's pile wiped a person's picks with
+        "too slow". The engine still refuses a pile that no longer fits the hand."""
+        return action.startswith("pile-")
+
+    @staticmethod
+    def epoch(table: Table) -> Any:
+        # Next round the same card codes can be back in hand: a Build never carries over.
+        assert table.state is not None
+        return table.state.view(None)["round"]
+
     def __init__(self) -> None:
         # Table id -> whose turn the table waited on after the last change, so a person is pinged
         # once when it becomes their turn and not again while it stays theirs.

@@ -83,3 +83,92 @@ async def test_table_status_shows_the_public_table_and_whom_it_waits_on(simcord_
     text = reply_text(r)
     assert "Waiting on" in text and STAMP.search(text)
     assert table.version == version
+
+
+def action_buttons(message: Any) -> list[tuple[str, str]]:
+    """(action, custom_id) of every enabled panel button."""
+    out = []
+    for b in buttons(message):
+        found = re.fullmatch(r"ga:\d+:\d+:(.+)", b.get("custom_id") or "")
+        if found and not b.get("disabled"):
+            out.append((found.group(1), b["custom_id"]))
+    return out
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_spy_trap_picks_survive_another_spys_build(simcord_env, simcord_bot):
+    """alice picks the three cards of her pile; before she presses Build, bob builds his. Her
+    Build, from the panel she had, is applied. Seen to fail with Spy Trap's version_free taken
+    out: "Too slow — the table moved on", and her picks were gone."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 11
+    guild = env.create_guild()
+    channel = guild.create_text_channel("spies")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "spytrap new", seats=2, speed="off")
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    table = bot.referee.table_in(channel.id)
+
+    async def pick(person: Any, panel: Any) -> Any:
+        _action, cid = next(
+            a for a in action_buttons(panel) if a[0].startswith("nav-") and a[0] != "nav-start"
+        )
+        r = await person.click(panel, custom_id=cid)
+        return r.response
+
+    panel = (await alice.click(lobby, label="My spy panel")).response
+    for _ in range(3):
+        panel = await pick(alice, panel)
+    stale_build = next(cid for a, cid in action_buttons(panel) if a.startswith("pile-"))
+    bobs = (await bob.click(lobby, label="My spy panel")).response
+    for _ in range(3):
+        bobs = await pick(bob, bobs)
+    build = next(cid for a, cid in action_buttons(bobs) if a.startswith("pile-"))
+    version = table.version
+    await bob.click(bobs, custom_id=build)
+    assert table.version == version + 1, "bob's pile is built"
+    r = await alice.click(panel, custom_id=stale_build)
+    assert "Too slow" not in message_text(r.response)
+    assert table.version == version + 2, "and alice's, from the panel she had"
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_gifttrap_tab_survives_someone_elses_choice(simcord_env, simcord_bot):
+    """alice switches tabs on a panel drawn before bob chose a gift: she lands on the tab she
+    pressed. Seen to fail before: the tab click was refused ("The table moved on") and she stayed
+    where she was."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 4
+    guild = env.create_guild()
+    channel = guild.create_text_channel("gifts")
+    people = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")]
+    alice, bob = people[0], people[1]
+    await alice.slash(channel, "gifttrap new", seats=3, speed="off")
+    lobby = channel.last_message
+    for other in people[1:]:
+        await other.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    table = bot.referee.table_in(channel.id)
+    for _ in range(5):  # the dealer picks a pack with the table's buttons, if asked to
+        if table.state.view(None)["phase"] != "pack":
+            break
+        message = next(m for m in channel.history() if m.id == table.table_message_id)
+        pack = next(b for b in buttons(message) if ":act:pack-" in (b.get("custom_id") or ""))
+        dealer = people[table.state.view(None)["dealer"]]
+        await dealer.click(message, custom_id=pack["custom_id"])
+    assert table.state.view(None)["phase"] == "choosing"
+    panel = (await alice.click(lobby, label="My gifts")).response
+    tabs = [(a, cid) for a, cid in action_buttons(panel) if a.startswith("nav-")]
+    assert tabs, "the choosing panel has tabs"
+    version = table.version
+    async with table.lock:  # bob gives a gift (as his own panel would)
+        give = next(a for a in table.state.legal_actions(1) if a != "ready")
+        await bot.referee.act(table, 1, give, bob.id)
+    assert table.version > version, "bob chose something"
+    action, cid = tabs[-1]
+    r = await alice.click(panel, custom_id=cid)
+    assert "moved on" not in message_text(r.response)
+    assert bot.referee.panels.nav(table.id, 0) == action[4:]
