@@ -22,7 +22,17 @@ from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Se
 RATING_MODEL = PlackettLuce()
 # Computer players take part in a rated game at a fixed strength per level and are never re-rated,
 # so beating a "sharp" computer is worth more than beating a "casual" one.
-COMPUTER_RATINGS: dict[str, tuple[float, float]] = {"casual": (20.0, 3.0), "sharp": (28.0, 3.0)}
+# Level names are each game's own (rules/*.py computer_levels); tests check every level is here and
+# that within a game a stronger level rates higher.
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
+    "casual": (20.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap, GiftTRAP
+    "sharp": (28.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap
+    "thoughtful": (28.0, 3.0),  # GiftTRAP
+    "easy": (18.0, 3.0),  # Trap
+    "medium": (24.0, 3.0),  # Trap
+    "hard": (30.0, 3.0),  # Trap: alpha-beta search
+}
+# Only a level added to a game but not above would fall back to this.
 DEFAULT_COMPUTER_RATING = (25.0, 3.0)
 
 

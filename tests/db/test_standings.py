@@ -1,4 +1,4 @@
-"""Standings and ratings stay exact when tables finish concurrently.
+"""Standings and ratings: exact under concurrent finishes, and computers rated by their level.
 
 These run on SQLite by default and on PostgreSQL with TEST_DATABASE_URL (see tests/conftest.py);
 the race matters on PostgreSQL, where two transactions really do run at once.
@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from db.engine import Database
-from db.store import SeatResult, SeatSpec, StandingRow, Store
+from db.store import COMPUTER_RATINGS, SeatResult, SeatSpec, StandingRow, Store
+from rules import GAMES, get_game
 
 PAIRS = 40
 REGULAR = 7  # the same person at both tables of every pair
@@ -131,3 +132,54 @@ async def test_forty_pairs_finishing_at_once_lose_no_update(store: Store, known:
         assert together[uid].mu == pytest.approx(row.mu, abs=1e-9), uid
         assert together[uid].sigma == pytest.approx(row.sigma, abs=1e-9), uid
     assert regular.mu > 25  # and the updates did move it: a long run of wins
+
+
+def test_every_computer_level_has_its_own_strength() -> None:
+    """Every level of every game is in COMPUTER_RATINGS (none falls back to the default), and within
+    a game a stronger level rates higher. Seen to fail while Trap's easy/medium/hard and GiftTRAP's
+    thoughtful were missing (all rated as the default μ 25)."""
+    for name in GAMES:
+        levels = get_game(name).computer_levels
+        strengths = [COMPUTER_RATINGS[level][0] for level in levels]  # KeyError names the missing one
+        assert strengths == sorted(strengths) and len(set(strengths)) == len(strengths), name
+
+
+async def beat_a_computer(store: Store, guild_id: int, level: str) -> StandingRow:
+    seats = [SeatSpec(0, REGULAR, "reg"), SeatSpec(1, None, "Robo", computer_level=level)]
+    gid = await store.create_table(
+        guild_id=guild_id,
+        channel_id=guild_id,
+        game="trap",
+        host_id=REGULAR,
+        options={},
+        speed="relaxed",
+        seed=1,
+        seats=seats,
+    )
+    await store.commit_action(
+        gid,
+        seq=1,
+        seat=0,
+        action="end",
+        actor_id=None,
+        state={},
+        version=1,
+        log=[],
+        deadline_at=None,
+        deadline_action=None,
+        seats=seats,
+        results=[SeatResult(0, 1, 1), SeatResult(1, 2, 0)],
+        guild_id=guild_id,
+        game="trap",
+    )
+    (row,) = await store.player_stats(guild_id, REGULAR)
+    return row
+
+
+async def test_beating_trap_hard_moves_rating_more_than_beating_trap_easy(store: Store) -> None:
+    """Seen to fail before Trap's levels had strengths: both gains were identical (μ 25 each)."""
+    easy = await beat_a_computer(store, 1, "easy")
+    medium = await beat_a_computer(store, 2, "medium")
+    hard = await beat_a_computer(store, 3, "hard")
+    fresh = 25.0
+    assert 0 < easy.mu - fresh < medium.mu - fresh < hard.mu - fresh
