@@ -7,6 +7,7 @@ and require a non-zero exit, one paragraph naming the database, and no traceback
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -127,3 +128,23 @@ def test_a_locked_database_file_is_named_without_a_traceback(
     assert code == 1
     assert str(path) in err and "lock" in err and "fuser" in err
     assert "Traceback" not in err + out
+
+
+def test_the_service_files_run_what_is_tested() -> None:
+    """The Dockerfile, compose.yaml and systemd unit cannot be built or started here, so they stay a
+    thin mirror of what is: the Python CI uses, the same install command, and only the bot.py
+    commands tested above. Fails when one of them drifts (e.g. a renamed flag)."""
+    docker = (ROOT / "Dockerfile").read_text()
+    unit = (ROOT / "deploy" / "referee.service").read_text()
+    compose = (ROOT / "compose.yaml").read_text()
+    assert f"FROM python:{sys.version_info.major}.{sys.version_info.minor}-slim" in docker
+    assert 'RUN pip install ".[postgres]"' in docker
+    assert "HEALTHCHECK" in docker and '["python", "bot.py", "--check"]' in docker
+    assert "\nUSER referee\n" in docker and "VOLUME /data" in docker
+    assert "DATABASE_URL: postgresql+asyncpg://" in compose and "image: postgres:15" in compose
+    for line in ("Type=simple", "Restart=on-failure", "KillSignal=SIGTERM", "TimeoutStopSec=15"):
+        assert f"\n{line}\n" in unit
+    assert "ExecStartPre=/opt/referee/.venv/bin/python bot.py --check" in unit
+    # Every bot.py flag they use is one of the commands these tests run.
+    flags = set(re.findall(r'bot\.py"?,? +"?(--[a-z]+)', docker + unit))
+    assert flags == {"--check", "--migrate"}, flags
