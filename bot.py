@@ -1,6 +1,9 @@
 """Entry point: settings from .env, migrate the database, build the bot, load the cogs, run.
 
 python bot.py            # run the bot (needs DISCORD_TOKEN in .env)
+python bot.py --check    # health check: settings valid, database reachable, schema at head
+python bot.py --migrate  # create or upgrade the database schema, then exit
+python bot.py --offline  # play in a browser on a simulated Discord
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from cogs.components import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.referee import Referee
 from cogs.scheduler import Scheduler
 from cogs.tree import RefereeTree
-from db.engine import Database, migrate
+from db.engine import Database, DatabaseUnavailable, check, prepare
 from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
@@ -44,6 +47,7 @@ EXTENSIONS = (
 log = logging.getLogger("referee")
 # A host gives a stopping service about 10 s before it kills it; finish well inside that.
 SHUTDOWN_SECONDS = 8.0
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 NO_TOKEN = """\
 The bot needs a Discord bot token to log in, and DISCORD_TOKEN is not set. Create an application
@@ -74,11 +78,14 @@ class Settings:
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+        log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if log_level not in LOG_LEVELS:
+            raise SystemExit(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_url=os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=int(guild) if guild else None,
-            log_level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+            log_level=log_level,
             computer_speed=_positive_float("COMPUTER_REACTION", os.environ.get("COMPUTER_REACTION", "1.0")),
         )
 
@@ -202,8 +209,27 @@ def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
     return RefereeBot(settings, **kwargs)
 
 
+def health_check() -> tuple[bool, str]:
+    """``python bot.py --check``: settings valid, database reachable, schema at Alembic head.
+    Changes nothing (it never creates or migrates the database). Returns (ok, one line)."""
+    try:
+        settings = Settings.from_env()
+    except SystemExit as error:
+        return False, str(error)
+    if settings.token is None:
+        return False, "DISCORD_TOKEN is not set, so the bot could not log in (see .env.example)."
+    try:
+        return True, check(settings.database_url)
+    except DatabaseUnavailable as error:
+        return False, str(error)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--check"]:
+        ok, line = health_check()
+        print(line, file=sys.stdout if ok else sys.stderr)
+        return 0 if ok else 1
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # Alembic narrates every plugin it loads; its warnings and errors are what matter here.
@@ -216,18 +242,28 @@ def main(argv: list[str] | None = None) -> int:
             return replace(settings, token=None, database_url=os.environ.get("OFFLINE_DATABASE_URL") or url)
 
         return run_offline(argv, offline_settings, lambda s: create_bot(s))
-    if argv:
+    if argv and argv != ["--migrate"]:
         print(
-            f"Unknown arguments {' '.join(argv)!r}. Use no arguments to run the bot, or --offline.",
+            f"Unknown arguments {' '.join(argv)!r}. Use no arguments to run the bot, or one of "
+            "--check, --migrate, --offline.",
             file=sys.stderr,
         )
         return 2
-    if settings.token is None:
+    if settings.token is None and not argv:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     # Migrating before the event loop starts: Alembic runs its own loop for the async engine.
-    migrate(settings.database_url)
+    try:
+        prepare(settings.database_url)
+    except DatabaseUnavailable as error:
+        log.debug("database start-up failed", exc_info=error)
+        print(error, file=sys.stderr)
+        return 1
+    if argv == ["--migrate"]:
+        print(check(settings.database_url))
+        return 0
     token = settings.token
+    assert token is not None
 
     async def serve() -> int:
         bot = create_bot(settings)

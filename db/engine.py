@@ -1,17 +1,24 @@
-"""The async engine and session factory, and start-up migration.
+"""The async engine and session factory, start-up migration, and the health check.
 
 SQLite is the default: WAL so readers never block the writer, foreign keys on (off by default in
-SQLite), and a busy timeout so a second connection waits instead of failing. Any other SQLAlchemy
-async URL (postgresql+asyncpg://…) works unchanged because nothing below is SQLite-only.
+SQLite), and a busy timeout so a second connection waits instead of failing. PostgreSQL
+(postgresql+asyncpg://…, the ``postgres`` extra) is first-class: the schema is portable, and
+connections are pinged before use so the first query after a database restart does not fail.
+
+Start-up failures (a corrupt, locked or unwritable file, an unreachable server) become
+``DatabaseUnavailable`` with one paragraph naming the database and what to do.
 """
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,18 +40,41 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> AsyncEngine:
-    engine = create_async_engine(url)
+def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if is_sqlite(url):
+        engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    return engine
+        return engine
+    # A server can restart or drop idle connections; a ping on checkout replaces a dead connection
+    # instead of failing the next click. (A SQLite file cannot go away under a connection.)
+    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file behind a SQLite URL; None for another database or an in-memory one."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database).expanduser().resolve()
+
+
+def describe(url: str) -> str:
+    """How to name the database to a person: the file, or the server and database (no password)."""
+    path = sqlite_path(url)
+    if path is not None:
+        return f"the database file {path}"
+    parsed: URL = make_url(url)
+    where = parsed.host or "localhost"
+    if parsed.port is not None:
+        where += f":{parsed.port}"
+    return f"the {parsed.get_backend_name()} database {parsed.database or '(default)'} on {where}"
 
 
 def ensure_sqlite_dir(url: str) -> None:
     """Create the folder of a SQLite file so the first start needs no manual step."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def alembic_config(url: str) -> Any:
@@ -69,6 +99,133 @@ def downgrade(url: str, revision: str) -> None:
     from alembic import command
 
     command.downgrade(alembic_config(url), revision)
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be used; the message is a paragraph for the person running the bot."""
+
+
+def prepare(url: str) -> None:
+    """Start-up: create the folder, migrate to head and make sure the bot can write.
+
+    A SQLite file another program holds a write lock on still lets Alembic read the schema version,
+    so the write probe is what turns a locked file into a clear message now instead of failed
+    clicks later. Call before the event loop starts (Alembic runs its own).
+    """
+    try:
+        migrate(url)
+        path = sqlite_path(url)
+        if path is not None:
+            probe = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            try:
+                probe.execute("BEGIN IMMEDIATE")
+                probe.execute("ROLLBACK")
+            finally:
+                probe.close()
+    except Exception as error:
+        raise DatabaseUnavailable(explain(url, error)) from error
+
+
+def head_revision(url: str) -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config(url)).get_current_head() or "base"
+
+
+async def current_revision(url: str, timeout: float = 5.0) -> str:
+    """The schema version the database is at ("base" when empty); raises when it is unreachable."""
+    from alembic.runtime.migration import MigrationContext
+
+    connect_args = {} if is_sqlite(url) else {"timeout": timeout}
+    engine = make_engine(url, connect_args=connect_args)
+    try:
+        async with engine.connect() as conn:
+            heads = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_heads())
+    finally:
+        await engine.dispose()
+    return ",".join(heads) or "base"
+
+
+def check(url: str) -> str:
+    """The health check's database part: reachable and at the schema head. Returns one line, or
+    raises DatabaseUnavailable with one sentence. Never creates or migrates anything."""
+    path = sqlite_path(url)
+    if path is not None and not path.exists():
+        raise DatabaseUnavailable(
+            f"The database file {path} does not exist yet: start the bot once, or run "
+            "python bot.py --migrate, to create it."
+        )
+    try:
+        current = asyncio.run(current_revision(url))
+    except Exception as error:
+        raise DatabaseUnavailable(" ".join(explain(url, error).split("\n")[:1])) from error
+    head = head_revision(url)
+    if current != head:
+        raise DatabaseUnavailable(
+            f"The schema of {describe(url)} is at revision {current} but this version of the bot needs "
+            f"{head}: run python bot.py --migrate (the bot also migrates when it starts)."
+        )
+    return f"ok: {describe(url)} is reachable and its schema is at head ({head})"
+
+
+def explain(url: str, error: BaseException) -> str:
+    """One paragraph for a start-up failure: what is wrong with which database, and what to do.
+    The first line alone is a complete sentence (the health check prints only that)."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = error
+    while seen is not None and seen not in chain:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    root = chain[-1]
+    reason = str(root) or type(root).__name__
+    text = " ".join(str(e) for e in chain).lower()
+    name = describe(url)
+    path = sqlite_path(url)
+    codes = {getattr(e, "errno", None) for e in chain}
+    if "file is not a database" in text or "malformed" in text:
+        return (
+            f"Could not open {name}: it is not a SQLite database or it is damaged ({reason}).\n"
+            "Stop the bot and restore a backup in its place, or move the file aside (keep it: "
+            "`sqlite3 FILE .recover` can often rescue its rows) and start the bot again to begin with "
+            "an empty database. DATABASE_URL chooses another file."
+        )
+    if "database is locked" in text or "database table is locked" in text:
+        return (
+            f"Could not write to {name}: another program holds a lock on it ({reason}).\n"
+            "Usually that is a second copy of the bot, or a sqlite3 shell or backup tool with a "
+            f"transaction open. Stop it (`fuser {path}` names the process) and start the bot again."
+        )
+    if path is not None and (
+        codes & {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.EEXIST, errno.EISDIR}
+        or "unable to open database file" in text
+        or "readonly database" in text
+    ):
+        return (
+            f"Could not create or write {name} ({reason}).\n"
+            f"Check that {path.parent} is a folder the user running the bot can write to (and that "
+            f"{path.name} is a file, not a folder), or set DATABASE_URL to a writable place."
+        )
+    if "can't locate revision" in text:
+        return (
+            f"{name[0].upper()}{name[1:]} was migrated by a newer version of the bot ({reason}).\n"
+            "Run the newer version, or restore a backup taken before the upgrade."
+        )
+    if path is None and (
+        isinstance(root, OSError)
+        or "does not exist" in text
+        or "password" in text
+        or "timeout" in text.replace("_", "")
+    ):
+        return (
+            f"Could not connect to {name} ({reason}).\n"
+            "Check that the server is running and reachable from here, and that DATABASE_URL "
+            "(postgresql+asyncpg://user:password@host/database) names an existing database and a "
+            "user allowed to use it."
+        )
+    return (
+        f"Could not open {name} ({type(root).__name__}: {reason}).\n"
+        "Check DATABASE_URL; run with LOG_LEVEL=DEBUG to see the details."
+    )
 
 
 class Database:

@@ -22,7 +22,17 @@ from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Se
 RATING_MODEL = PlackettLuce()
 # Computer players take part in a rated game at a fixed strength per level and are never re-rated,
 # so beating a "sharp" computer is worth more than beating a "casual" one.
-COMPUTER_RATINGS: dict[str, tuple[float, float]] = {"casual": (20.0, 3.0), "sharp": (28.0, 3.0)}
+# Level names are each game's own (rules/*.py computer_levels); tests check every level is here and
+# that within a game a stronger level rates higher.
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
+    "casual": (20.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap, GiftTRAP
+    "sharp": (28.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap
+    "thoughtful": (28.0, 3.0),  # GiftTRAP
+    "easy": (18.0, 3.0),  # Trap
+    "medium": (24.0, 3.0),  # Trap
+    "hard": (30.0, 3.0),  # Trap: alpha-beta search
+}
+# Only a level added to a game but not above would fall back to this.
 DEFAULT_COMPUTER_RATING = (25.0, 3.0)
 
 
@@ -384,49 +394,94 @@ async def _record_results(
                 points=r.points,
             )
         )
-    people = [r for r in results if by_seat[r.seat].user_id is not None]
+    people = {by_seat[r.seat].user_id: r for r in results if by_seat[r.seat].user_id is not None}
     if not people:
         return
-    stats: dict[int, PlayerStats] = {}
-    for r in people:
-        uid = by_seat[r.seat].user_id
-        assert uid is not None
-        row = await session.get(PlayerStats, (guild_id, game, uid))
-        if row is None:
-            fresh = RATING_MODEL.rating()
-            row = PlayerStats(
-                guild_id=guild_id,
-                game=game,
-                user_id=uid,
-                name=by_seat[r.seat].name,
-                games=0,
-                wins=0,
-                points=0,
-                mu=fresh.mu,
-                sigma=fresh.sigma,
-            )
-            session.add(row)
-        stats[r.seat] = row
+    # Standings rows are shared by every table a person plays, and two tables can finish at the same
+    # moment (on PostgreSQL truly in parallel). So: create missing rows without failing on a row
+    # another table is creating, lock the rows, and add to them in SQL. Rows are inserted and locked
+    # in user id order, so two tables with the same people always queue in the same order instead of
+    # deadlocking. On SQLite FOR UPDATE compiles to nothing: SQLite already runs one writer at a time.
+    uids = sorted(uid for uid in people if uid is not None)
+    fresh = RATING_MODEL.rating()
+    await _insert_missing_stats(
+        session,
+        [
+            {
+                "guild_id": guild_id,
+                "game": game,
+                "user_id": uid,
+                "name": by_seat[people[uid].seat].name,
+                "games": 0,
+                "wins": 0,
+                "points": 0,
+                "mu": fresh.mu,
+                "sigma": fresh.sigma,
+                "updated_at": utcnow(),
+            }
+            for uid in uids
+        ],
+    )
+    locked = await session.execute(
+        select(PlayerStats.user_id, PlayerStats.mu, PlayerStats.sigma)
+        .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game, PlayerStats.user_id.in_(uids))
+        .order_by(PlayerStats.user_id)
+        .with_for_update()
+    )
+    current = {uid: (mu, sigma) for uid, mu, sigma in locked}
+    rated_seats = {r.seat for r in people.values()}
     teams = []
     ranks = []
     for r in results:
         spec = by_seat[r.seat]
-        if r.seat in stats:
-            teams.append([RATING_MODEL.rating(mu=stats[r.seat].mu, sigma=stats[r.seat].sigma)])
+        if r.seat in rated_seats:
+            assert spec.user_id is not None
+            mu, sigma = current[spec.user_id]
         else:
             mu, sigma = COMPUTER_RATINGS.get(spec.computer_level or "", DEFAULT_COMPUTER_RATING)
-            teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
-        ranks.append(r.place if spec.left_at is None or r.seat not in stats else worst)
+        teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
+        ranks.append(r.place if spec.left_at is None or r.seat not in rated_seats else worst)
     rated = RATING_MODEL.rate(teams, ranks=ranks) if len(teams) > 1 else teams
-    for i, r in enumerate(results):
-        row = stats.get(r.seat)
-        if row is None:
-            continue
+    new_rating = {
+        by_seat[r.seat].user_id: rated[i][0] for i, r in enumerate(results) if r.seat in rated_seats
+    }
+    for uid in uids:
+        r = people[uid]
         spec = by_seat[r.seat]
-        row.name = spec.name
-        row.games += 1
-        row.points += r.points
-        if r.place == 1 and spec.left_at is None:
-            row.wins += 1
-        row.mu, row.sigma = rated[i][0].mu, rated[i][0].sigma
-        row.updated_at = utcnow()
+        won = r.place == 1 and spec.left_at is None
+        await session.execute(
+            update(PlayerStats)
+            .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game, PlayerStats.user_id == uid)
+            .values(
+                name=spec.name,
+                games=PlayerStats.games + 1,
+                wins=PlayerStats.wins + (1 if won else 0),
+                points=PlayerStats.points + r.points,
+                mu=new_rating[uid].mu,
+                sigma=new_rating[uid].sigma,
+                updated_at=utcnow(),
+            )
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def _insert_missing_stats(session: Any, rows: list[dict[str, Any]]) -> None:
+    """INSERT … ON CONFLICT DO NOTHING in the dialect's own words; rows already in user id order."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # another database: one savepoint per row, so a row another table made is not an error
+        for row in rows:
+            try:
+                async with session.begin_nested():
+                    session.add(PlayerStats(**row))
+            except IntegrityError:
+                pass
+        return
+    await session.execute(
+        insert(PlayerStats)
+        .values(rows)
+        .on_conflict_do_nothing(index_elements=["guild_id", "game", "user_id"])
+    )

@@ -1,12 +1,12 @@
-"""Migrations run up, down and up again on a real SQLite file, and the schema holds its rules."""
+"""Migrations run up, down and up again on a real database (a SQLite file, or PostgreSQL with
+TEST_DATABASE_URL), and the schema holds its rules."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
+import asyncio
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from db.engine import Database, downgrade, migrate
 from db.store import ChannelBusy, SeatSpec, Store
@@ -14,25 +14,31 @@ from db.store import ChannelBusy, SeatSpec, Store
 TABLES = {"games", "seats", "actions", "signals", "results", "player_stats", "guild_settings"}
 
 
-def tables_in(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
-    return {r[0] for r in rows} - {"alembic_version"}
+def tables_in(url: str) -> set[str]:
+    async def names() -> set[str]:
+        database = Database(url)
+        try:
+            async with database.engine.connect() as conn:
+                return set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+        finally:
+            await database.dispose()
+
+    return asyncio.run(names()) - {"alembic_version"}
 
 
-def test_up_down_up(tmp_path: Path) -> None:
-    path = tmp_path / "nested" / "folder" / "referee.sqlite3"  # the folder is created on first start
-    url = f"sqlite+aiosqlite:///{path}"
+def test_up_down_up(fresh_database_url: str) -> None:
+    url = fresh_database_url  # on SQLite, a file in a folder that is created on first start
     migrate(url)
-    assert tables_in(path) == TABLES
+    assert tables_in(url) == TABLES
     downgrade(url, "base")
-    assert tables_in(path) == set()
+    assert tables_in(url) == set()
     migrate(url)
-    assert tables_in(path) == TABLES
+    assert tables_in(url) == TABLES
     migrate(url)  # a second start finds nothing to do
-    assert tables_in(path) == TABLES
+    assert tables_in(url) == TABLES
 
 
+@pytest.mark.sqlite_only("checks SQLite's own pragmas")
 async def test_connections_use_wal_and_foreign_keys(database_url: str) -> None:
     database = Database(database_url)
     try:

@@ -27,6 +27,9 @@ from bot import Settings, create_bot
 from cogs.table import Table
 from tests.fault.fault_helpers import replay
 
+# The child writes its own SQLite file and the check reads it with sqlite3, whatever TEST_DATABASE_URL.
+pytestmark = pytest.mark.sqlite_only("kills a child process writing its own SQLite file")
+
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("sigkill_child.py")
 SEED = 3
