@@ -94,7 +94,8 @@ async def test_wrong_player_out_of_turn_malformed_and_illegal_moves_are_refused(
     choices = await alice.autocomplete(channel, "trap move", "move", "c")
     assert {c["value"] for c in choices} == {f"c{r}" for r in range(1, 6)}
     assert await bob.autocomplete(channel, "trap move", "move", "c") == []
-    rules = await bob.slash(channel, "trap rules")
+    quick = await bob.slash(channel, "trap rules")
+    rules = await bob.click(quick.response, label="Full rules")
     assert (
         rules.ephemeral and "House rulings" in reply_text(rules) and "threefold" in reply_text(rules).lower()
     )
