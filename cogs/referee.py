@@ -9,6 +9,7 @@ Game-specific drawing is delegated to a GameUI per game; nothing here knows a ga
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
 from collections.abc import Callable
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 RESUME_GRACE_SECONDS = 2.0
 REPLACEMENT_LEVEL = "casual"
 SPEEDS = ("off", "relaxed", "fast")
+# issue 14, the History button: a longer history is sent as a file.
+HISTORY_MESSAGE_LIMIT = 1900
 
 
 class GameUI(Protocol):
@@ -341,6 +344,25 @@ class Referee(LobbyMixin, RenderMixin, PanelMixin):
         if table.status != "playing" or table.state is None:
             raise Refusal("This game is over.")
         seat = table.seat_of(interaction.user.id)
+        # --- issue 14: the public History button (GameUI.history) --------------------------------
+        # Anyone in the channel may press it; the answer is private and changes nothing. A long
+        # history comes as a .txt, since a message holds at most 2,000 characters.
+        if verb == "history":
+            history = getattr(self.uis[table.game.key], "history", None)
+            if history is None:
+                raise Refusal("This game keeps no history to show.")
+            text = history(table)
+            if len(text) <= HISTORY_MESSAGE_LIMIT:
+                await interaction.response.send_message(text, ephemeral=True)
+            else:
+                data = io.BytesIO(plain(text).replace("\\*", "*").encode())
+                await interaction.response.send_message(
+                    f"{table.game.title}: the history so far is long, so here it is as a file.",
+                    file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
+                    ephemeral=True,
+                )
+            return
+        # --- end of the History branch -----------------------------------------------------------
         if verb == "hand":
             if seat is None:
                 raise Refusal("You're not playing at this table, so you have no hand here.")
