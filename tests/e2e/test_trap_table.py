@@ -15,6 +15,7 @@ from tests.e2e.trap_driver import (
     controls,
     final_message,
     medium_chooser,
+    moves_file,
     offered_actions,
     open_table,
     play_to_end,
@@ -214,11 +215,13 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
 
     person.bot = new_bot
     await play_to_end(env, [person], channel, chooser)
+    await env.advance_time(6)  # the last coalesced table edit carries the move list
     final = message_text(final_message(channel))
+    listing = moves_file(env, channel.history()[0])
     view = resumed.state.view(None)
-    assert "not recorded" not in final
-    assert len(section(final, "Piece Drop")) == 16
-    assert len(section(final, "Main play")) == view["ply"]
+    assert "not recorded" not in final + listing
+    assert len(section(listing, "Piece Drop")) == 16
+    assert len(section(listing, "Main play")) == view["ply"]
     async with new_bot.database.sessions() as s:
         assert (await s.scalars(select(Game.status))).one() == "finished"
     assert not env.errors
