@@ -215,7 +215,7 @@ async def test_nobody_sees_another_players_choices_before_the_reveal(simcord_env
     assert audit.kinds == {"give", "rank", "givemore", "getmore"}, audit.kinds
     # Each revealed choice did reach the public table once the reveal showed it.
     public = "\n".join(message_text(m) for m in t["channel"].history())
-    assert "unwraps" in public and "Tokens turned up" in public
+    assert "unwraps" in public and "turns up their tokens" in public
     assert "→ **" not in public, "a give line of a panel reached the channel"
 
 
