@@ -129,12 +129,12 @@ class GiftTrapUI:
         )
         embed.description = self._status(table, view)[:4096]
         if view["layout"]:
-            trapped = {t["space"]: t["seat"] for t in view["trapped"]}
+            trapped = {t["space"] for t in view["trapped"]}
             lines = []
             for gift in view["layout"]:
                 line = gift_text(gift)
                 if gift["space"] in trapped:
-                    line += f" — 🪤 by **{table.name(trapped[gift['space']])}**"
+                    line += " — 🪤 GiftTRAPped"  # by whom: the Latest lines and History say
                 lines.append(line)
             embed.add_field(name="Gifts on the table", value=_fit(lines, newest_last=False), inline=False)
         embed.add_field(
@@ -181,11 +181,11 @@ class GiftTrapUI:
             )
         if phase == "choosing":
             waiting = [table.name(s) for s, ready in enumerate(view["ready"]) if not ready]
+            who = "everyone" if len(waiting) == len(table.seats) else ", ".join(waiting) or "nobody"
             return (
                 f"{len(view['layout'])} gifts are on the table. In **{self.hand_label}**, give each other "
                 "player one gift (never the same gift twice) and place GREAT, GOOD, OK and NO WAY on four "
-                "different gifts, then press **Ready**.\n"
-                f"Waiting for: {', '.join(waiting) or 'nobody'}"
+                f"different gifts, then press **Ready**.\nWaiting for: {who}"
             )
         if phase == "reveal":
             total = len(view["reveal_order"])
@@ -211,8 +211,8 @@ class GiftTrapUI:
             tags = []
             if i == view["dealer"] and view["phase"] != "over":
                 tags.append("dealer")
-            if view["phase"] == "choosing":
-                tags.append("ready" if view["ready"][i] else "choosing")
+            if view["phase"] == "choosing" and view["ready"][i]:
+                tags.append("ready")  # who is still choosing: the status line says
             if view["filled"][i]:
                 tags.append("filled in")
             if i in view["winners"]:
@@ -235,10 +235,7 @@ class GiftTrapUI:
         # Short: up to five of these lines sit in the table's Latest field (phones).
         cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
         doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
-        return (
-            f"{head} — GET {record['receiver_points']:+d} to {record['get']}, "
-            f"GIVE {record['giver_points']:+d} to {record['give']}{doubled}"
-        )
+        return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
 
     def _ranking_line(self, table: Table, view: dict[str, Any], seat: int, ranks: dict[str, int]) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
