@@ -142,10 +142,10 @@ def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[disco
 
 async def show_full_rules(interaction: discord.Interaction[Any], game_key: str) -> None:
     """The full rules, then the house rulings in force, privately. Two messages, because Discord
-    allows 6,000 characters of embeds per message and Zap or Trap's two need nearly that each."""
+    allows 6,000 characters of embeds per message and Zap or Trap's two come to about that."""
     game = GAMES.get(game_key)
     if game is None:
-        shown = re.sub(r"[^a-z0-9]", "", game_key)[:16] or "?"
+        shown = re.sub(r"[^a-z0-9_]", "", game_key)[:16] or "?"  # it came from a custom_id
         await reply(
             interaction, f"There's no game called `{shown}`, so there are no rules to show. Try `/help`."
         )
