@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.components import ActionButton, ActionSelect, LobbySelect, TableButton
+from cogs.help import FullRulesButton
 from cogs.referee import Referee
 from cogs.scheduler import Scheduler
 from cogs.tree import RefereeTree
@@ -37,6 +38,7 @@ DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'referee.sqlite3'}
 EXTENSIONS = (
     "cogs.tables",
     "cogs.stats",
+    "cogs.help",
     "cogs.zipzap",
     "cogs.zaptrap",
     "cogs.spytrap",
@@ -119,7 +121,7 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.add_dynamic_items(TableButton, ActionButton, ActionSelect, LobbySelect)
+        self.add_dynamic_items(TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton)
         for name in EXTENSIONS:
             if importlib.util.find_spec(name) is None:
                 continue

@@ -22,7 +22,9 @@ ACTION_ID = re.compile(r"ga:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<action>[A-Za-
 SELECT_ID = re.compile(r"gs:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<prefix>[A-Za-z0-9_+>\-]{0,40})")
 # A select on a lobby (host only): the verb and the chosen value.
 LOBBY_SELECT_ID = re.compile(r"gl:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})")
-PATTERNS = (TABLE_ID, ACTION_ID, SELECT_ID, LOBBY_SELECT_ID)
+# "Full rules" under a quick start (cogs/help.py): the game's key, no table.
+RULES_ID = re.compile(r"gr:(?P<game>[a-z0-9_]{1,16})")
+PATTERNS = (TABLE_ID, ACTION_ID, SELECT_ID, LOBBY_SELECT_ID, RULES_ID)
 # Option values must keep the joined action inside the engine's action alphabet.
 VALUE = re.compile(r"[A-Za-z0-9_+>\-]{1,48}")
 
@@ -238,6 +240,13 @@ async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) 
     lobby = LOBBY_SELECT_ID.fullmatch(custom_id)
     if lobby:
         await referee.on_table_button(interaction, int(lobby["tid"]), lobby["verb"], _chosen(interaction))
+        return
+    rules = RULES_ID.fullmatch(custom_id)
+    if rules:
+        # Imported here: cogs.help imports this module for RULES_ID and view_of.
+        from cogs.help import show_full_rules
+
+        await show_full_rules(interaction, rules["game"])
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -31,7 +31,6 @@ TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
 VERSION_FREE = ("give-", "givemore-", "rank-", "unrank-", "getmore-", "ready", "pack-", "next")
 # Each give/rank select takes a whole row; the fifth row holds the page tabs and Ready.
 SELECTS_PER_PAGE = 4
-BAR_CELLS = 20  # a track longer than this is drawn to scale in 20 cells
 NAME_WIDTH = 24
 SPEED_HELP = {
     "off": "no hurry: the pack after 5 min, choosing 15 min, a gift unwrapped every 5 s",
@@ -54,13 +53,6 @@ def token_line(token: str, gift: dict[str, Any] | None, *, short: bool = False) 
     if gift is None:
         return f"{TOKEN_LABELS[token]} → — not placed yet"
     return f"{TOKEN_LABELS[token]} → {short_gift(gift) if short else gift_text(gift)}"
-
-
-def track_bar(position: int, length: int, cells: int = BAR_CELLS) -> str:
-    """A text track from GO to GIFTED: '#' up to the marker, '-' beyond it."""
-    cells = min(length, cells)
-    filled = round(position * cells / length) if length else 0
-    return "[" + "#" * filled + "-" * (cells - filled) + "]"
 
 
 def _names(table: Table, text: str) -> str:
@@ -120,6 +112,9 @@ class GiftTrapUI:
     # --- public table --------------------------------------------------------------------------
 
     def table_embed(self, table: Table) -> discord.Embed:
+        """Kept under ~1,500 characters with eight players, for phones: the gifts, one line per
+        player and what to do now. The unwraps are already in the referee's Latest lines; the
+        whole round's unwraps and tokens are behind History."""
         assert table.state is not None
         view = table.state.view(None)
         phase = view["phase"]
@@ -134,35 +129,46 @@ class GiftTrapUI:
         )
         embed.description = self._status(table, view)[:4096]
         if view["layout"]:
-            trapped = {t["space"]: t["seat"] for t in view["trapped"]}
+            trapped = {t["space"] for t in view["trapped"]}
             lines = []
             for gift in view["layout"]:
                 line = gift_text(gift)
                 if gift["space"] in trapped:
-                    line += f" — 🪤 GiftTRAPped by **{table.name(trapped[gift['space']])}**"
+                    line += " — 🪤 GiftTRAPped"  # by whom: the Latest lines and History say
                 lines.append(line)
             embed.add_field(name="Gifts on the table", value=_fit(lines, newest_last=False), inline=False)
         embed.add_field(
-            name=f"Tracks (GO 0 → GIFTED {view['track_length']})",
-            value=self._tracks(table, view),
+            name=f"Tracks (GIFTED at {view['track_length']})",
+            value=_fit(self._track_lines(table, view), newest_last=False),
             inline=False,
         )
+        if view["strategy_cards"]:
+            footer = "🪤 = a GiftTRAP card still to play"
+        else:
+            footer = "Strategy cards are off at this table."
+        embed.set_footer(text=footer)
+        return embed
+
+    def history(self, table: Table) -> str:
+        """The History button: every gift unwrapped this round and every token turned up (all
+        public once the reveal has shown them; drawn from the spectator view)."""
+        assert table.state is not None
+        view = table.state.view(None)
+        lines = [f"**GiftTRAP — round {view['round']}**"]
         if view["revealed"]:
-            embed.add_field(name="Unwrapped this round", value=self._reveal_lines(table, view), inline=False)
+            lines.append("**Unwrapped this round**")
+            lines += [self._gift_line(table, r) for r in view["revealed"]]
+        else:
+            lines.append("Nothing has been unwrapped yet this round.")
         shown = [
             self._ranking_line(table, view, seat, ranks)
             for seat, ranks in enumerate(view["rankings"])
             if ranks is not None
         ]
         if shown:
-            embed.add_field(name="Tokens turned up", value=_fit(shown), inline=False)
-        if view["strategy_cards"]:
-            unused = [table.name(s) for s, used in enumerate(view["gifttrap_used"]) if not used]
-            footer = "GiftTRAP cards unused: " + (", ".join(unused) if unused else "none")
-        else:
-            footer = "Strategy cards are off at this table."
-        embed.set_footer(text=footer[:2048])
-        return embed
+            lines.append("**Tokens turned up**")
+            lines += shown
+        return "\n".join(lines)
 
     def _status(self, table: Table, view: dict[str, Any]) -> str:
         phase = view["phase"]
@@ -175,21 +181,16 @@ class GiftTrapUI:
             )
         if phase == "choosing":
             waiting = [table.name(s) for s, ready in enumerate(view["ready"]) if not ready]
+            who = "everyone" if len(waiting) == len(table.seats) else ", ".join(waiting) or "nobody"
             return (
                 f"{len(view['layout'])} gifts are on the table. In **{self.hand_label}**, give each other "
                 "player one gift (never the same gift twice) and place GREAT, GOOD, OK and NO WAY on four "
-                "different gifts, then press **Ready**.\n"
-                f"Waiting for: {', '.join(waiting) or 'nobody'}"
+                f"different gifts, then press **Ready**.\nWaiting for: {who}"
             )
         if phase == "reveal":
             total = len(view["reveal_order"])
             done = view["reveal_next"]
             text = f"🎁 The reveal: {done} of {total} gifts unwrapped, the dealer's first."
-            if view["revealed"]:
-                last = view["revealed"][-1]
-                text += "\nLatest: " + self._gift_line(table, last)
-                for why in last["why"]:
-                    text += f"\n• {why}"
             if done < total:
                 receiver, giver = view["reveal_order"][done]
                 text += f"\nNext: **{table.name(receiver)}** unwraps the gift from **{table.name(giver)}**."
@@ -202,33 +203,26 @@ class GiftTrapUI:
         winners = ", ".join(f"**{table.name(s)}**" for s in view["winners"]) or "nobody"
         return f"The game is over: {winners} reached GIFTED on both tracks."
 
-    def _tracks(self, table: Table, view: dict[str, Any]) -> str:
-        body = self._track_lines(table, view, BAR_CELLS)
-        if len(body) > 1000:  # eight long names: shorter bars keep it in one field
-            body = self._track_lines(table, view, BAR_CELLS // 2)
-        return f"```\n{body[:1000]}\n```"
-
-    def _track_lines(self, table: Table, view: dict[str, Any], cells: int) -> str:
-        length = view["track_length"]
+    def _track_lines(self, table: Table, view: dict[str, Any]) -> list[str]:
+        """One line per player: both markers, and what they are doing now."""
         lines = []
         for s in table.seats:
             i = s.seat
             tags = []
             if i == view["dealer"] and view["phase"] != "over":
                 tags.append("dealer")
-            if view["phase"] == "choosing":
-                tags.append("ready" if view["ready"][i] else "choosing")
+            if view["phase"] == "choosing" and view["ready"][i]:
+                tags.append("ready")  # who is still choosing: the status line says
             if view["filled"][i]:
                 tags.append("filled in")
             if i in view["winners"]:
                 tags.append("GIFTED!")
-            name = (s.name + (" 🤖" if s.is_computer else ""))[:NAME_WIDTH]
-            lines.append(f"{name}" + (f" ({' · '.join(tags)})" if tags else ""))
-            lines.append(f"  GET  {track_bar(view['get_track'][i], length, cells)} {view['get_track'][i]:>2}")
-            lines.append(
-                f"  GIVE {track_bar(view['give_track'][i], length, cells)} {view['give_track'][i]:>2}"
-            )
-        return "\n".join(lines)
+            card = " 🪤" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
+            robot = " 🤖" if s.is_computer else ""
+            get, give = view["get_track"][i], view["give_track"][i]
+            line = f"**{s.name[:NAME_WIDTH]}**{robot}{card} — GET {get} · GIVE {give}"
+            lines.append(line + (f" ({', '.join(tags)})" if tags else ""))
+        return lines
 
     def _gift_line(self, table: Table, record: dict[str, Any]) -> str:
         """One unwrapped gift: who, what, the token, and both markers' moves."""
@@ -237,21 +231,11 @@ class GiftTrapUI:
         token = NO_MATCH_LABEL if record["token"] is None else TOKEN_LABELS[record["token"]]
         head = f"**{receiver}** unwraps {gift_text(gift)} from **{giver}**: {token}"
         if record["trapped"]:
-            return head + " — but it is GiftTRAPped, so nobody moves"
-        cards = []
-        if record["give_more"]:
-            cards.append("Give More ×2 for the giver")
-        if record["get_more"]:
-            cards.append("Get More ×2 for the receiver")
-        doubled = f" ({'; '.join(cards)})" if cards else ""
-        return (
-            f"{head}{doubled} — GET {record['receiver_points']:+d} to {record['get']}, "
-            f"GIVE {record['giver_points']:+d} to {record['give']}"
-        )
-
-    def _reveal_lines(self, table: Table, view: dict[str, Any]) -> str:
-        lines = [self._gift_line(table, r) for r in view["revealed"]]
-        return _fit(lines)
+            return head + ", GiftTRAPped: nobody moves"
+        # Short: up to five of these lines sit in the table's Latest field (phones).
+        cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
+        doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
+        return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
 
     def _ranking_line(self, table: Table, view: dict[str, Any], seat: int, ranks: dict[str, int]) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
@@ -262,7 +246,9 @@ class GiftTrapUI:
         assert table.state is not None
         view = table.state.view(None)
         phase = view["phase"]
-        items: list[discord.ui.Item[Any]] = []
+        items: list[discord.ui.Item[Any]] = [
+            TableButton(table.id, "history", label="History", emoji="📜", row=0)
+        ]
         if phase == "pack":
             # Public buttons act on the current state; the engine refuses anyone but the dealer.
             for pack, price in sorted(PRICES.items()):
@@ -334,9 +320,7 @@ class GiftTrapUI:
             layout = {g["space"]: g for g in table.state.view(None)["layout"]}
             gift = layout.get(data["space"])
             what = gift_text(gift) if gift else f"gift {data['space']}"
-            return (
-                f"🪤 {who} shouts **GiftTRAP** on {what}: nobody scores from it for the rest of this round."
-            )
+            return f"🪤 {who} shouts **GiftTRAP** on {what}: nobody scores from it this round."
         text = _names(table, event.text)
         return f"{who} {text}" if who else text
 

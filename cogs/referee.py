@@ -21,6 +21,7 @@ game's rules.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -98,6 +99,10 @@ class BrokenTable:
     version: int
     guild_id: int
     reason: str
+
+
+# A longer history than a message holds (2,000 characters) is sent as a file.
+HISTORY_MESSAGE_LIMIT = 1900
 
 
 class GameUI(Protocol):
@@ -616,6 +621,9 @@ class Referee:
         if table.status != "playing" or table.state is None:
             raise Refusal("This game is over.")
         seat = table.seat_of(interaction.user.id)
+        if verb == "history":
+            await self._send_history(interaction, table)
+            return
         if verb == "hand":
             if seat is None:
                 raise Refusal("You're not playing at this table, so you have no hand here.")
@@ -633,6 +641,23 @@ class Referee:
             await self._apply_public(interaction, table, seat, arg)
         else:
             raise Refusal("That button doesn't do anything any more.")
+
+    async def _send_history(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The public History button (GameUI.history): anyone in the channel may press it; the
+        answer is private and changes nothing. A long history comes as a .txt file."""
+        history = getattr(self.uis[table.game.key], "history", None)
+        if history is None:
+            raise Refusal("This game keeps no history to show.")
+        text = history(table)
+        if len(text) <= HISTORY_MESSAGE_LIMIT:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        data = io.BytesIO(plain(text).replace("\\*", "*").encode())
+        await interaction.response.send_message(
+            f"{table.game.title}: the history so far is long, so here it is as a file.",
+            file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
+            ephemeral=True,
+        )
 
     def _on_thread_line(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> bool:
         """A Join pressed on the line a thread table posts in its parent channel."""

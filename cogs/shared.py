@@ -8,18 +8,10 @@ import discord
 
 from cogs.common import Refusal, reply
 from cogs.failures import NEEDED_FOR_THREADS, Failure, classify, missing
+from cogs.help import rules_embeds, send_quick_start
 from rules import get_game
 
-
-def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[discord.Embed]:
-    table = interaction.client.referee.table_in(interaction.channel_id)  # type: ignore[attr-defined]
-    options = table.options if table is not None and table.game.key == game.key else game.parse_options({})
-    rules = discord.Embed(title=f"{game.title} — how to play", description=game.rules_text()[:4096])
-    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
-    house = discord.Embed(
-        title="House rulings in force", description=rulings[:4096], colour=discord.Colour.blurple()
-    )
-    return [rules, house]
+__all__ = ["open_table_command", "rules_embeds", "send_rules"]
 
 
 async def open_table_command(
@@ -87,8 +79,6 @@ async def open_table_command(
 
 
 async def send_rules(interaction: discord.Interaction[Any], game: Any) -> None:
-    """`/… rules`: the rules, then the house rulings in force, privately. Two messages, because
-    Discord allows 6,000 characters of embeds per message and some games need more."""
-    rules, house = rules_embeds(game, interaction)
-    await interaction.response.send_message(embed=rules, ephemeral=True)
-    await interaction.followup.send(embed=house, ephemeral=True)
+    """`/… rules`: a one-minute quick start, privately, with the full rules and the house rulings
+    behind its **Full rules** button (see cogs/help.py)."""
+    await send_quick_start(interaction, game)

@@ -24,8 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import reply
-from cogs.components import ActionButton
+from cogs.common import plain, reply
+from cogs.components import ActionButton, TableButton
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from cogs.trap_board import render_board
@@ -59,8 +59,20 @@ REASONS = {
 # What `/trap move` accepts once tidied: a point (a drop) or two points (an arrow or a move).
 MOVE_TEXT = re.compile(r"[a-f][1-9](>[a-f][1-9])?")
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
-# The final move list lives in an embed description (4096); leave room for the result lines.
-MOVE_LIST_LIMIT = 3600
+# The results name only the last main-play moves; the whole list is a .txt on the final table
+# message (and behind History while playing), so the results stay readable on a phone.
+RESULT_MOVES = 12
+MOVES_FILE = "trap-moves.txt"
+# What the board picture's marks mean, by the kind of the last action (cogs/trap_board.py draws
+# them: HIGHLIGHT, LAST_FROM and FLIPPED).
+BOARD_LEGEND = {
+    "drop": "🟡 yellow ring: the pawn just dropped",
+    "arrow": "🟠 orange arrow: the arrow just dropped",
+    "move": (
+        "🟡 yellow ring: where the last move ended · 🔵 blue ring: where it started · "
+        "🟠 orange arrows: just flipped · orange ✗: a piece just captured"
+    ),
+}
 
 
 # --- small pure helpers ------------------------------------------------------------------------
@@ -141,6 +153,13 @@ def text_board(view: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
+def panel_legend(variant: str) -> str:
+    """The key under the panel's text board; Kings only where the game has them."""
+    if variant == "king":
+        return "r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go"
+    return "r red pawn · b blue pawn · arrows point the way a pawn may go"
+
+
 # --- the move list -----------------------------------------------------------------------------
 
 
@@ -171,36 +190,59 @@ class Record:
                 self.moves[-1] += f"×{data['point']}"
 
     @staticmethod
-    def numbered(entries: list[str]) -> str:
-        """'1. c3 d4 2. a1 b2 …': two entries per number, since the players alternate."""
+    def numbered(entries: list[str], start: int = 0) -> str:
+        """'1. c3 d4 2. a1 b2 …': two entries per number, since the players alternate; from the
+        entry ``start`` on (an even one, so each number keeps its pair)."""
         parts = []
         for i, entry in enumerate(entries):
-            parts.append(f"{i // 2 + 1}. {entry}" if i % 2 == 0 else entry)
+            if i >= start:
+                parts.append(f"{i // 2 + 1}. {entry}" if i % 2 == 0 else entry)
         return " ".join(parts)
 
-    def text(self) -> str:
-        pawns = self.numbered(self.drops) or "—"
+    def text(self, *, markdown: bool = True) -> str:
+        """The whole game in the notation: for History (Discord markdown) and for the .txt at
+        the end (``markdown=False``)."""
+
+        def listed(entries: list[str]) -> str:
+            text = self.numbered(entries)
+            return text.replace("*", "\\*") if markdown else text  # a referee's move, not italics
+
+        bold = "**" if markdown else ""
+        pawns = listed(self.drops) or "—"
         if self.quick_arrows:
             arrows = "quick setup: every line got a random arrow"
         else:
-            arrows = self.numbered(self.arrows) or "—"
-        moves = self.numbered(self.moves) or "no moves"
-        sections = [
-            f"**Piece Drop** (A first): {pawns}",
-            f"**Arrow Drop** (B first): {arrows}",
-            f"**Main play** (B first): {moves}",
+            arrows = listed(self.arrows) or "—"
+        moves = listed(self.moves) or "no moves"
+        lines = [
+            f"{bold}Piece Drop{bold} (A first): {pawns}",
+            f"{bold}Arrow Drop{bold} (B first): {arrows}",
+            f"{bold}Main play{bold} (B first): {moves}",
+            NOTATION_KEY if markdown else "×: captured · *: played by the referee when time ran out",
         ]
-        text = "\n".join(sections)
-        if len(text) > MOVE_LIST_LIMIT and not self.quick_arrows:
-            sections[1] = f"**Arrow Drop** (B first): {len(self.arrows)} arrows (too many to list here)"
-            text = "\n".join(sections)
-        if len(text) > MOVE_LIST_LIMIT:
-            room = MOVE_LIST_LIMIT - len("\n".join(sections[:2])) - 40
-            sections[2] = f"**Main play**, the last moves: …{moves[-room:]}"
-            text = "\n".join(sections)
         if not self.complete:
-            text = "*(the start of this game was not recorded)*\n" + text
-        return text + "\n*×: captured · \\*: played by the referee when time ran out*"
+            missed = "(the start of this game was not recorded)"
+            lines.insert(0, f"*{missed}*" if markdown else missed)
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """A few lines for the results: how long each phase was and the last moves."""
+        arrows = "quick setup" if self.quick_arrows else _count(len(self.arrows), "arrow")
+        lines = [
+            f"Piece Drop: {_count(len(self.drops), 'pawn')} · Arrow Drop: {arrows} · "
+            f"Main play: {_count(len(self.moves), 'move')}"
+        ]
+        if self.moves:
+            first = max(0, len(self.moves) - RESULT_MOVES)
+            first -= first % 2
+            tail = self.numbered(self.moves, first).replace("*", "\\*")
+            lines.append(("The last moves: … " if first else "The moves: ") + tail)
+        if not self.complete:
+            lines.append("*(the start of this game was not recorded)*")
+        return "\n".join(lines)
+
+
+NOTATION_KEY = "*×: captured · \\*: played by the referee when time ran out*"
 
 
 # --- the UI ------------------------------------------------------------------------------------
@@ -239,8 +281,15 @@ class TrapUI:
 
     def table_files(self, table: Table) -> list[discord.File]:
         assert table.state is not None
-        png = render_board(table.state.view(None))
-        return [discord.File(io.BytesIO(png), filename=BOARD_FILE)]
+        view = table.state.view(None)
+        files = [discord.File(io.BytesIO(render_board(view)), filename=BOARD_FILE)]
+        record = self.records.get(table.id)
+        if view["phase"] == "over" and record is not None:
+            # The final table message keeps the whole game; the results show only its end.
+            text = f"Trap, table {table.id}: {plain(_with_names(table, view['result']['summary']))}\n"
+            text += record.text(markdown=False) + "\n"
+            files.append(discord.File(io.BytesIO(text.encode()), filename=MOVES_FILE))
+        return files
 
     def table_embed(self, table: Table) -> discord.Embed:
         assert table.state is not None
@@ -269,10 +318,12 @@ class TrapUI:
             lost = view["captured"][seat]
             if lost:
                 kings = " (incl. the King)" if any(c["king"] for c in lost) else ""
-                value += f" · captured: {len(lost)}{kings}"
+                value += f" · lost: {len(lost)}{kings}"
             embed.add_field(name=f"{PAWN_EMOJI[seat]} {table.name(seat)}"[:256], value=value, inline=True)
         embed.set_image(url=f"attachment://{BOARD_FILE}")
+        # The legend first: a phone shows the footer right under the picture it explains.
         footer = []
+        legend = BOARD_LEGEND.get((view["last"] or {}).get("kind", ""), "")
         if view["phase"] == "arrow_drop":
             footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
         if view["phase"] in ("main", "over"):
@@ -284,12 +335,20 @@ class TrapUI:
             footer.append(
                 "trapped from the start (safe until an arrow next to them flips): " + ", ".join(view["stuck"])
             )
-        if footer:
-            embed.set_footer(text=" · ".join(footer)[:2048])
+        text = "\n".join(line for line in (legend, " · ".join(footer)) if line)
+        if text:
+            embed.set_footer(text=text[:2048])
         return embed
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        return []
+        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
+
+    def history(self, table: Table) -> str:
+        """The History button: every drop, arrow and move so far, in the notation."""
+        record = self.records.get(table.id)
+        if record is None:
+            return "The moves of this game were not recorded."
+        return f"Trap — the moves so far\n{record.text()}"
 
     # --- events, pings and the end -------------------------------------------------------------
 
@@ -358,14 +417,18 @@ class TrapUI:
             medal = "🏆 " if seat in winners and len(winners) == 1 else ""
             left = _count(view["piece_counts"][seat], "piece")
             lost = len(view["captured"][seat])
-            lines.append(f"{medal}{PAWN_EMOJI[seat]} {_who(table, seat)} — {left} left, {lost} captured")
-        record = self.records.pop(table.id, None)
+            lines.append(f"{medal}{PAWN_EMOJI[seat]} {_who(table, seat)} — {left} left, {lost} lost")
+        # The record stays until the table is no longer live (see on_change): the table's last
+        # redraw, which may come after this post, attaches it as a file.
+        record = self.records.get(table.id)
         self._announced.pop(table.id, None)
         self._committed.pop(table.id, None)
         lines.append("")
-        lines.append(
-            record.text() if record is not None else "*(the move list of this game was not recorded)*"
-        )
+        if record is None:
+            lines.append("*(the move list of this game was not recorded)*")
+        else:
+            lines.append(record.summary())
+            lines.append(f"📜 The whole move list: `{MOVES_FILE}` on the table message above.")
         embed.description = "\n".join(lines)[:4096]
         reason = REASONS.get(result["reason"], result["reason"])
         embed.set_footer(text=f"Ended by {reason}. Results are on /leaderboard. Rematch below.")
@@ -427,7 +490,7 @@ class TrapUI:
             step, items = self._move_controls(table, seat, view, nav)
             lines.append(step)
         lines.append(f"```\n{text_board(view)}\n```")
-        lines.append("r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go")
+        lines.append(panel_legend(view["variant"]))
         embed.description = "\n".join(lines)[:4096]
         counts = view["piece_counts"]
         embed.set_footer(
@@ -628,7 +691,10 @@ class TrapCog(commands.Cog):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.ui = TrapUI(live=lambda table_id: table_id in bot.referee.tables)
+        # A finished table still counts: its last redraw attaches the move list (table_files).
+        self.ui = TrapUI(
+            live=lambda table_id: table_id in bot.referee.tables or table_id in bot.referee.finished
+        )
         bot.referee.register(self.ui)
         bot.referee.on_change.append(self.ui.on_change)
 

@@ -1,7 +1,7 @@
 """Trap's board picture: a pure function from an engine view (rules/trap.py) to PNG bytes.
 
 No Discord here, so tests and tools can draw boards directly. The image size depends only on the board
-size: the grid with coordinates on the left, a side panel with each player's captured pieces and the
+size: the grid with coordinates on the left, a side panel with the pieces each player has lost and the
 status line at the bottom.
 """
 
@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 CELL = 96  # pixels between neighbouring points
 MARGIN = 56  # around the grid, room for the coordinates
-PANEL = 176  # captured pieces, right of the grid
+PANEL = 176  # the pieces each player has lost, right of the grid
 STATUS = 44  # the prompt line under everything
 PAWN_RADIUS = 20
 
@@ -158,7 +158,8 @@ def _draw_panel(
             draw.polygon([(end, y + 10), (end + 12, y + 3), (end + 12, y + 17)], fill=TEXT)
         draw.text((left + 4, y + 34), f"on board: {counts[seat]}", fill=TEXT, font=small, anchor="lm")
         lost = view.get("captured", [[], []])[seat]
-        draw.text((left + 4, y + 56), f"captured: {len(lost)}", fill=TEXT, font=small, anchor="lm")
+        # Pieces this colour has lost ("captured" read as either taken or lost).
+        draw.text((left + 4, y + 56), f"lost: {len(lost)}", fill=TEXT, font=small, anchor="lm")
         for index, piece in enumerate(lost[:12]):
             cx = left + 14 + (index % 6) * 26
             cy = y + 82 + (index // 6) * 26

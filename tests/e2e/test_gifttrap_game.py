@@ -38,7 +38,8 @@ async def test_four_players_play_to_a_win_with_a_gifttrap_during_the_reveal(simc
         trap.update(space=space, round=state.round, at=len(state.revealed))
         await env.advance_time(1.5)  # the table redraws
         shown = table_message(channel, lobby.id)
-        assert "— 🪤 GiftTRAPped by **alice**" in message_text(shown)
+        assert "— 🪤 GiftTRAPped" in message_text(shown)
+        assert "🪤 **alice** shouts **GiftTRAP**" in message_text(shown)
         button = next(b for b in buttons(shown) if b["custom_id"].endswith(f":gifttrap-{space}"))
         assert button["disabled"], "a trapped gift's button stays pressed"
         # Once a game: her second shout is refused with the engine's reason, and changes nothing.

@@ -179,7 +179,8 @@ def message_text_buttons(message: Any) -> list[str]:
 async def test_rules_and_refusals(simcord_env, simcord_bot):
     env = simcord_env
     _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot)
-    r = await spies[0].actor.slash(channel, "spytrap rules")
+    quick = await spies[0].actor.slash(channel, "spytrap rules")
+    r = await spies[0].actor.click(quick.response, label="Full rules")
     text = reply_text(r)
     assert "House rulings" in text and "Immunity" in text
     # Bidding out of turn from the public buttons is refused and changes nothing.

@@ -17,6 +17,7 @@ from tests.e2e.trap_driver import (
     controls,
     final_message,
     medium_chooser,
+    moves_file,
     open_table,
     play_to_end,
     section,
@@ -74,12 +75,16 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     assert view["phase"] == "over"
     await env.advance_time(6)  # the last coalesced table edit
 
-    # The end: winner or draw, the reason and the full move list in the notation.
+    # The end: winner or draw, the reason and the last moves, short enough for a phone; the full
+    # move list in the notation is a .txt on the final table message.
     final = message_text(final_message(channel))
     assert re.search(r"Trap — (alice wins|Robo 1 \(medium\) wins|a draw)", final), final
     assert view["result"]["summary"].split(": ")[-1].rstrip(".") in final
-    assert len(section(final, "Piece Drop")) == 16
-    moves = section(final, "Main play")
+    assert sum(len(e) for e in final_message(channel).embeds) <= 1500
+    assert "trap-moves.txt" in final and f"Main play: {view['ply']} move" in final
+    listing = moves_file(env, channel.history()[0])
+    assert len(section(listing, "Piece Drop")) == 16
+    moves = section(listing, "Main play")
     assert len(moves) == view["ply"]
     assert sum(m.count("×") for m in moves) == sum(len(side) for side in view["captured"])
     assert view["last"]["action"] == moves[-1].split("×")[0].rstrip("*")

@@ -15,6 +15,7 @@ from tests.e2e.trap_driver import (
     controls,
     final_message,
     medium_chooser,
+    moves_file,
     offered_actions,
     open_table,
     play_to_end,
@@ -94,7 +95,8 @@ async def test_wrong_player_out_of_turn_malformed_and_illegal_moves_are_refused(
     choices = await alice.autocomplete(channel, "trap move", "move", "c")
     assert {c["value"] for c in choices} == {f"c{r}" for r in range(1, 6)}
     assert await bob.autocomplete(channel, "trap move", "move", "c") == []
-    rules = await bob.slash(channel, "trap rules")
+    quick = await bob.slash(channel, "trap rules")
+    rules = await bob.click(quick.response, label="Full rules")
     assert (
         rules.ephemeral and "House rulings" in reply_text(rules) and "threefold" in reply_text(rules).lower()
     )
@@ -215,11 +217,13 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
 
     person.bot = new_bot
     await play_to_end(env, [person], channel, chooser)
+    await env.advance_time(6)  # the last coalesced table edit carries the move list
     final = message_text(final_message(channel))
+    listing = moves_file(env, channel.history()[0])
     view = resumed.state.view(None)
-    assert "not recorded" not in final
-    assert len(section(final, "Piece Drop")) == 16
-    assert len(section(final, "Main play")) == view["ply"]
+    assert "not recorded" not in final + listing
+    assert len(section(listing, "Piece Drop")) == 16
+    assert len(section(listing, "Main play")) == view["ply"]
     async with new_bot.database.sessions() as s:
         assert (await s.scalars(select(Game.status))).one() == "finished"
     assert not env.errors

@@ -59,7 +59,8 @@ async def test_lobby_shows_teams_and_the_host_rearranges_partners(simcord_env, s
     # Only the host arranges seats.
     r = await t["actors"][1].select(current(t["channel"], t["lobby"]), ["0"], custom_id="gl:1:swap")
     assert "Only the host" in reply_text(r)
-    rules = await t["host"].slash(t["channel"], "zaptrap rules")
+    quick = await t["host"].slash(t["channel"], "zaptrap rules")
+    rules = await t["host"].click(quick.response, label="Full rules")
     assert "House rulings in force" in reply_text(rules) and "Lull" in reply_text(rules)
     await t["host"].click(t["lobby"], label="Start")
     alice = Person(env, t["host"], t["channel"], t["lobby"], "cool")

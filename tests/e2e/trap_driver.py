@@ -94,9 +94,18 @@ def medium_chooser(seed: int = 1) -> Chooser:
     return choose
 
 
+def moves_file(env: Any, message: Any) -> str:
+    """The whole move list attached to the final table message (trap-moves.txt)."""
+    attachment = next(a for a in message.attachments if a.filename == "trap-moves.txt")
+    data = env.backend.cdn.get(attachment.url)
+    assert data, "the attachment has no bytes"
+    return bytes(data).decode()
+
+
 def section(text: str, name: str) -> list[str]:
-    """The entries of one move-list section ('1. c3 d4 2. …' → ['c3', 'd4', …])."""
-    line = next(line for line in text.splitlines() if line.startswith(f"**{name}**"))
+    """The entries of one move-list section ('1. c3 d4 2. …' → ['c3', 'd4', …]), from History
+    (bold names) or from the .txt."""
+    line = next(line for line in text.splitlines() if line.replace("**", "").startswith(name))
     body = line.split(":", 1)[1]
     return [t for t in body.split() if not re.fullmatch(r"\d+\.", t)]
 

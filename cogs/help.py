@@ -1,0 +1,204 @@
+"""`/help`, each game's one-minute quick start, and the "Full rules" button behind it.
+
+A newcomer should be able to start and finish any game from `/help` and a quick start alone, on a
+phone: so `/help` is one short embed, and `/<game> rules` answers with a quick start of at most
+QUICK_START_LIMIT characters; the full rules and the house rulings in force (often 3,000 characters
+each) stay one press of **Full rules** away. Everything here is public information, so every answer
+is ephemeral only to keep the channel quiet.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import reply
+from cogs.components import RULES_ID, view_of
+from rules import GAMES
+
+QUICK_START_LIMIT = 600
+
+# One line per game for /help, in the games' own words (player counts come from the engines).
+TAGLINES: dict[str, str] = {
+    "zipzap": "race to shed your cards in number runs; lowest score wins",
+    "zaptrap": "swap for four matching aliens, then signal your partner in secret",
+    "spytrap": "hidden spies bid, build piles and draw Files for their country",
+    "gifttrap": "give everyone a gift they'll love, pick the gifts you want",
+    "trap": "move pawns through a maze of arrows that flip with every move",
+}
+GAME_EMOJI: dict[str, str] = {"zipzap": "⚡", "zaptrap": "👽", "spytrap": "🕵️", "gifttrap": "🎁", "trap": "🔀"}
+
+# How to play in one minute: how to win, what you do, which buttons to press. From the rule texts
+# and RULINGS.md (e.g. Zip Zap: a Zap may follow your own number card while it is on top, a 10 too).
+QUICK_STARTS: dict[str, str] = {
+    "zipzap": (
+        "**Win:** the fewest points after the last round. Empty your hand first.\n"
+        "**No turns:** anyone may play the next number on the top card: same colour (🟥3 → 🟥4) "
+        "or the 🌈 wild of that number. On a wild, any colour of the next number fits. "
+        "First card down stays.\n"
+        "**The lead:** after a 10, or when nobody can follow, the last player leads any card.\n"
+        "**⚡ Zap:** once a round, add your Zap to your own number card (a 10 too) to keep the lead.\n"
+        "Press **My hand** and click a green card; **+ ZAP!** plays it with your Zap. "
+        "Cards left score 1, wilds 3, a Zap 5."
+    ),
+    "zaptrap": (
+        "**Win:** first team (or player) to 7 points.\n"
+        "Pick your secret gesture in **My hand & signal**. Then, no turns: swap a hand card for "
+        "one of the 4 on the table (Give, then Take) to collect 4 cards of one alien (a double "
+        "counts as either). The dealer's **Deal** brings 4 new cards when swapping stops.\n"
+        "Got a set? Make your gesture with the buttons on the table; fakes are allowed. Seen your "
+        "partner's real one? **ZAP** them. Think an opponent holds a set? **TRAP** them. "
+        "Wrong calls score for others. With 3 or 5 players you signal to your left."
+    ),
+    "spytrap": (
+        "**Win:** hold 4 Files of your secret country, or be the last spy left.\n"
+        "Each round, in **My spy panel** pick 3 cards for your face-down pile (order matters) and "
+        "press **Build**. Then bid on the table (**Bid**, **Pass**): the winner draws that many "
+        "cards from the tops of any piles.\n"
+        "A File goes to the drawer's home area. An Evil Agent lets its pile's owner steal one. "
+        "A Trap Is Sprung lets its owner guess the drawer's country: right means out, unless they "
+        "play Immunity. Watch your panel when a decision is yours."
+    ),
+    "gifttrap": (
+        "**Win:** both your markers, GET and GIVE, on GIFTED at the end of a round.\n"
+        "The dealer picks a pack with the buttons on the table. Then in **My gifts**: give each "
+        "player a gift (never the same one twice), place GREAT +3, GOOD +2, OK +1 and NO WAY −4 "
+        "on four gifts you'd like, and press **Ready**.\n"
+        "At the reveal each gift moves its receiver (GET) and its giver (GIVE) by the receiver's "
+        "token on it, or −1 if none. Give More and Get More double one gift; a **GiftTRAP** "
+        "button blocks a gift, once a game."
+    ),
+    "trap": (
+        "**Win:** capture all your opponent's pieces (King option: their King).\n"
+        "1. Take turns dropping your pawns on empty points.\n"
+        "2. Take turns dropping arrows on the lines (quick setup: random arrows).\n"
+        "3. Move one pawn a step the way an arrow at its point shows; onto a pawn, the two swap. "
+        "Every arrow touching where it lands flips, and a piece whose arrows all point in is "
+        "captured. No move on your turn: you lose.\n"
+        "Press **My moves** and pick points, or type `/trap move c3` or `c3>c4`."
+    ),
+}
+
+
+def help_embed() -> discord.Embed:
+    """What the bot does, the games, and how to get a game going."""
+    games = [
+        f"{GAME_EMOJI.get(key, '🎲')} **{game.title}** `/{key}` ({_players(game)}) — {TAGLINES.get(key, '')}"
+        for key, game in GAMES.items()
+    ]
+    lines = [
+        "I referee tabletop games in your channels: I deal, keep every hand secret, check each "
+        "move and keep the score.",
+        "",
+        "**The games**",
+        *games,
+        "",
+        "**Start one**",
+        "1. `/<game> new` here, e.g. `/zipzap new`. Add 🤖 computer players if you like.",
+        "2. Friends press **Join**; the host presses **Start**.",
+        "3. Press the table's **My …** button (My hand, My gifts, My moves…): only you see it.",
+        "`/<game> rules`: how to play in a minute.",
+        "",
+        "**At the table**",
+        "`/table hand` your hand again · `/table leave` a computer takes your seat · "
+        "`/table stop` the host ends the game",
+        "`/leaderboard` the standings · `/stats` a player's record",
+    ]
+    return discord.Embed(
+        title="How this bot works", description="\n".join(lines), colour=discord.Colour.blurple()
+    )
+
+
+def _players(game: Any) -> str:
+    low, high = game.min_players, game.max_players
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
+def quick_start_embed(game: Any) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"{game.title} — quick start",
+        description=QUICK_STARTS.get(game.key, "Press **Full rules** below."),
+        colour=discord.Colour.green(),
+    )
+    embed.set_footer(text="The full rules and the house rulings: Full rules, below.")
+    return embed
+
+
+def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[discord.Embed]:
+    """The full rules and the house rulings in force: the table's options here, else the defaults."""
+    table = interaction.client.referee.table_in(interaction.channel_id)  # type: ignore[attr-defined]
+    options = table.options if table is not None and table.game.key == game.key else game.parse_options({})
+    rules = discord.Embed(title=f"{game.title} — how to play", description=game.rules_text()[:4096])
+    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
+    house = discord.Embed(
+        title="House rulings in force", description=rulings[:4096], colour=discord.Colour.blurple()
+    )
+    return [rules, house]
+
+
+async def show_full_rules(interaction: discord.Interaction[Any], game_key: str) -> None:
+    """The full rules, then the house rulings in force, privately. Two messages, because Discord
+    allows 6,000 characters of embeds per message and Zap or Trap's two come to about that."""
+    game = GAMES.get(game_key)
+    if game is None:
+        shown = re.sub(r"[^a-z0-9_]", "", game_key)[:16] or "?"  # it came from a custom_id
+        await reply(
+            interaction, f"There's no game called `{shown}`, so there are no rules to show. Try `/help`."
+        )
+        return
+    rules, house = rules_embeds(game, interaction)
+    try:
+        await interaction.response.send_message(embed=rules, ephemeral=True)
+        await interaction.followup.send(embed=house, ephemeral=True)
+    except discord.HTTPException:
+        # Nothing changed anywhere; the person can press again.
+        await reply(interaction, "I couldn't show the rules just now. Please press again.")
+
+
+class FullRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_ID.pattern):
+    """**Full rules** under a quick start: the game is in the custom_id, so the button works for
+    anyone, after restarts, with nothing kept per message."""
+
+    def __init__(self, game_key: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Full rules",
+                emoji="📖",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gr:{game_key}",
+            )
+        )
+        self.game_key = game_key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> FullRulesButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await show_full_rules(interaction, self.game_key)
+
+
+async def send_quick_start(interaction: discord.Interaction[Any], game: Any) -> None:
+    """`/<game> rules`: the quick start first; the long texts behind the button."""
+    await interaction.response.send_message(
+        embed=quick_start_embed(game), view=view_of([FullRulesButton(game.key)]), ephemeral=True
+    )
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What this bot does and how to start a game")
+    async def show_help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(HelpCog(bot))

@@ -1,0 +1,193 @@
+"""The public History button (Trap, GiftTRAP) and Trap's board legend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.table import SeatInfo, Table
+from cogs.trap import TrapUI
+from rules.trap import Trap
+from tests.e2e.gifttrap_driver import open_lobby
+from tests.e2e.simhelpers import answer_text, buttons, emit_click, reply_text
+from tests.e2e.trap_driver import open_table, section
+
+ENGINE = Trap()
+
+
+def history_button(message: Any) -> dict[str, Any]:
+    return next(b for b in buttons(message) if b.get("label") == "History")
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_anyone_in_the_channel_reads_trap_history_privately(simcord_env, simcord_bot):
+    """Carol, who is not playing, presses History: she alone sees every drop so far, and nothing
+    changes. Seen to fail without the referee's history branch ("doesn't do anything any more")."""
+    env = simcord_env
+    simcord_bot.referee.new_seed = lambda: 5
+    t = await open_table(env, cpu=None, people=("alice", "bob"), quick_setup=True)
+    alice, bob = t["actors"]
+    channel, lobby = t["channel"], t["lobby"]
+    carol = t["guild"].add_member(env.create_user("carol"))
+    await alice.click(lobby, label="Start")
+    table = simcord_bot.referee.tables[1]
+    for actor, point in ((alice, "c3"), (bob, "d4"), (alice, "a1")):
+        await actor.slash(channel, "trap move", move=point)
+    await env.advance_time(2)  # the table message redraws
+    public_before = len(channel.history())
+    version, state = table.version, table.state.to_json()
+
+    result = await carol.click(channel.history()[0], label="History")
+    assert result.ephemeral
+    shown = reply_text(result)
+    assert section(shown, "Piece Drop") == ["c3", "d4", "a1"]
+    assert (table.version, table.state.to_json()) == (version, state)
+    assert len(channel.history()) == public_before  # nothing public was said
+
+    # The same button forged from another channel is refused, as every table button is.
+    other = t["guild"].create_text_channel("elsewhere")
+    flight = emit_click(
+        carol, channel.history()[0], history_button(channel.history()[0])["custom_id"], channel_id=other.id
+    )
+    await env.settle()
+    assert "another channel" in answer_text(env, flight)
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_long_history_comes_as_a_file(simcord_env, simcord_bot):
+    """Eight seats of GiftTRAP: once most gifts are unwrapped the round's history is far over a
+    message's 2,000 characters, so History answers with a .txt (plain text, no markdown)."""
+    env = simcord_env
+    t = await open_lobby(
+        env,
+        simcord_bot,
+        seed=3,
+        people=("alice",),
+        cpus=("thoughtful",) * 7,
+        seats=8,
+        track_length=40,
+        strategy_cards=False,
+    )
+    table, channel = t["table"], t["channel"]
+    carol = t["guild"].add_member(env.create_user("carol"))
+    for _ in range(400):  # the referee fills in alice's choices when her time runs out
+        if len(table.state.view(None)["revealed"]) >= 30:
+            break
+        await env.advance_time(2)
+    assert len(table.state.view(None)["revealed"]) >= 30
+    version = table.version
+    result = await carol.click(channel.history()[0], custom_id=f"gt:{table.id}:history")
+    assert result.ephemeral and "as a file" in reply_text(result)
+    (attachment,) = result.response.attachments
+    assert attachment.filename == f"gifttrap-{table.id}-history.txt"
+    text = bytes(env.backend.cdn.get(attachment.url)).decode()
+    assert text.count(" unwraps ") >= 30 and "**" not in text
+    assert table.version == version  # pressing History changed nothing
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_game_without_history_says_so(simcord_env, simcord_bot):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("zip")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "zipzap new", seats=2)
+    lobby = channel.last_message
+    await alice.click(lobby, label="Add computer: casual")
+    await alice.click(lobby, label="Start")
+    assert "History" not in [b.get("label") for b in buttons(channel.history()[0])]
+    flight = emit_click(alice, channel.history()[0], "gt:1:history")
+    await env.settle()
+    assert "keeps no history" in answer_text(env, flight)
+
+
+# --- Trap's legend -------------------------------------------------------------------------------
+
+
+def trap_table(options: dict[str, Any], seed: int = 1) -> Table:
+    table = Table(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        game=ENGINE,
+        host_id=1,
+        settings={"seats": 2, "rules": options},
+        speed="relaxed",
+        seed=seed,
+        status="playing",
+        seats=[SeatInfo(0, 10, "alice"), SeatInfo(1, 11, "bob")],
+    )
+    table.state = ENGINE.new_game(2, ENGINE.parse_options(options), seed)
+    return table
+
+
+def play_first_legal(table: Table, until: Any) -> None:
+    state = table.state
+    assert state is not None
+    while not until(state.view(None)):
+        seat = state.to_move
+        state.apply(seat, state.legal_actions(seat)[0])
+
+
+def panel_text(ui: TrapUI, table: Table, seat: int) -> str:
+    embed, items = ui.panel(table, seat, None)
+    labels = " ".join(str(getattr(i, "item", i).label or "") for i in items)
+    return f"{embed.description}\n{embed.footer.text}\n{labels}"
+
+
+@pytest.mark.parametrize("options", [{}, {"size": 6}, {"quick_setup": True}])
+def test_the_basic_games_panel_never_mentions_kings(options: dict[str, Any]) -> None:
+    """Seen to fail before: "r/R red pawn/King · b/B blue pawn/King" in every basic game."""
+    ui = TrapUI()
+    table = trap_table(options)
+    for phase in ("piece_drop", "arrow_drop", "main"):
+        play_first_legal(table, lambda v, p=phase: v["phase"] == p or v["phase"] == "over")
+        for seat in (0, 1):
+            assert "King" not in panel_text(ui, table, seat), phase
+
+
+def test_the_king_games_panel_explains_the_kings() -> None:
+    ui = TrapUI()
+    table = trap_table({"variant": "king"})
+    assert "r/R red pawn/King" in panel_text(ui, table, 0)
+
+
+def test_the_table_legend_explains_each_mark_when_it_is_drawn() -> None:
+    """The board draws a yellow ring on the last drop, an orange arrow for the arrow just dropped,
+    and after a move yellow and blue rings and orange flipped arrows: the footer says which."""
+    ui = TrapUI()
+    table = trap_table({})
+    assert "ring" not in (ui.table_embed(table).footer.text or "")  # nothing drawn yet
+    play_first_legal(table, lambda v: v["last"] is not None)
+    assert "yellow ring: the pawn just dropped" in ui.table_embed(table).footer.text
+    play_first_legal(table, lambda v: (v["last"] or {}).get("kind") == "arrow")
+    assert "orange arrow: the arrow just dropped" in ui.table_embed(table).footer.text
+    play_first_legal(table, lambda v: (v["last"] or {}).get("kind") == "move")
+    footer = ui.table_embed(table).footer.text
+    for mark in ("yellow ring", "blue ring", "orange arrows: just flipped", "orange ✗"):
+        assert mark in footer, mark
+
+
+def test_pieces_lost_say_lost() -> None:
+    """'captured: 1' under a colour read as taken or lost; it is the colour's lost pieces."""
+    ui = TrapUI()
+    for seed in range(1, 40):
+        table = trap_table({"quick_setup": True}, seed)
+        state = table.state
+        assert state is not None
+        while not state.is_over() and not any(state.view(None)["captured"]):
+            seat = state.to_move
+            state.apply(seat, state.legal_actions(seat)[-1])
+        lost = state.view(None)["captured"]
+        if any(lost):
+            break
+    else:
+        raise AssertionError("no capture in any of these games")
+    embed = ui.table_embed(table)
+    fields = {f.name: f.value for f in embed.fields}
+    for seat in (0, 1):
+        value = fields[f"{'🔴🔵'[seat]} {table.name(seat)}"]
+        assert "captured" not in value
+        assert (f"lost: {len(lost[seat])}" in value) == bool(lost[seat])
