@@ -24,6 +24,10 @@ What each game hides, read from its to_json and view:
   referee's default pack, drawn from it, is shown to everyone.
 - Trap: everything is on the board. The one secret is the seed, which decides the quick setup's
   random arrows before they are placed and the referee's move for a player out of time.
+
+Each twin is first checked against the engine itself: the observer's view, the spectator's view
+and the observer's legal actions must be equal in both. A difference there means the twin moved
+something public (a bug here) or the engine's view carries a secret; either is reported.
 """
 
 from __future__ import annotations
