@@ -14,15 +14,15 @@ renders every seat's panel against twins where every other seat's secrets moved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 import pytest
 
-from cogs.spytrap import FLAGS, SpyTrapUI
+from cogs.spytrap import FLAGS
 from cogs.spytrap import card_label as spy_card
 from cogs.table import Table
-from cogs.zaptrap import ZapTrapUI
 from cogs.zaptrap import card_label as zap_card
 from tests.fault.twins import audit_game, ui_class
 
@@ -77,45 +77,51 @@ def test_nothing_shown_depends_on_a_secret(
 # --- the audit catches what the string audits miss ----------------------------------------------
 
 
-def leaky_spytrap_piles(self: SpyTrapUI, table: Table) -> discord.Embed:
+def leaky_spytrap_piles(embed: discord.Embed, table: Table) -> None:
     """Spy Trap's table with every spy's hand and face-down pile printed under it."""
-    embed = LEAK_BASE["spytrap"](self, table)
     state: Any = table.state
     for seat in table.seats:
         hand = ", ".join(spy_card(c) for c in state.hands[seat.seat]) or "—"
         pile = ", ".join(spy_card(c) for c in state.piles[seat.seat]) or "—"
         embed.add_field(name=f"{seat.name}'s cards", value=f"Hand: {hand}\nPile: {pile}"[:1024])
-    return embed
 
 
-def leaky_spytrap_flags(self: SpyTrapUI, table: Table) -> discord.Embed:
+def leaky_spytrap_flags(embed: discord.Embed, table: Table) -> None:
     """Spy Trap's table with each spy's identity as a flag beside their name."""
-    embed = LEAK_BASE["spytrap"](self, table)
     state: Any = table.state
     for i, embed_field in enumerate(embed.fields[: len(table.seats)]):
         flag = FLAGS[state.identity[i]]
         embed.set_field_at(
             i, name=f"{flag} {embed_field.name}", value=embed_field.value, inline=bool(embed_field.inline)
         )
-    return embed
 
 
-def leaky_zaptrap_hands(self: ZapTrapUI, table: Table) -> discord.Embed:
+def leaky_zaptrap_hands(embed: discord.Embed, table: Table) -> None:
     """Zap or Trap's table with every player's hand printed under it."""
-    embed = LEAK_BASE["zaptrap"](self, table)
     state: Any = table.state
     view = state.view(None)
     hands = [f"{s.name}: " + " · ".join(zap_card(c, view) for c in state.hands[s.seat]) for s in table.seats]
     embed.add_field(name="Hands", value="\n".join(hands)[:1024], inline=False)
-    return embed
 
 
-LEAK_BASE = {"spytrap": SpyTrapUI.table_embed, "zaptrap": ZapTrapUI.table_embed}
-LEAKS = {
-    "spytrap-piles": ("spytrap", SpyTrapUI, leaky_spytrap_piles),
-    "spytrap-flags": ("spytrap", SpyTrapUI, leaky_spytrap_flags),
-    "zaptrap-hands": ("zaptrap", ZapTrapUI, leaky_zaptrap_hands),
+Leak = Callable[[discord.Embed, Table], None]
+LEAKS: dict[str, tuple[str, Leak]] = {
+    "spytrap-piles": ("spytrap", leaky_spytrap_piles),
+    "spytrap-flags": ("spytrap", leaky_spytrap_flags),
+    "zaptrap-hands": ("zaptrap", leaky_zaptrap_hands),
 }
+
+
+def leak_into(monkeypatch: pytest.MonkeyPatch, cls: type, leak: Leak) -> None:
+    """Make ``cls.table_embed`` draw as before, plus the leak."""
+    drawn = cls.table_embed  # type: ignore[attr-defined]
+
+    def table_embed(self: Any, table: Table) -> discord.Embed:
+        embed = drawn(self, table)
+        leak(embed, table)
+        return embed
+
+    monkeypatch.setattr(cls, "table_embed", table_embed)
 
 
 @pytest.mark.parametrize("leak", list(LEAKS))
@@ -123,14 +129,14 @@ def test_the_audit_reports_a_leaky_table(monkeypatch: pytest.MonkeyPatch, leak: 
     """The three leaks of issue 11 that every string-matching audit let through, put into the
     real game UI's table_embed: the twin audit reports each, on the public table.
 
-    The string audits were run once against each of these renderers (patched in with a pytest
-    plugin, throwaway): tests/fault/test_secrecy_many_games.py's Spy Trap and Zap or Trap tests,
-    tests/e2e/test_spytrap_game.py and tests/e2e/test_zaptrap_secrecy.py all passed with the
-    leak in place — they look for "the <country> spy" and for signals, never for cards or
-    flags."""
-    key, cls, renderer = LEAKS[leak]
-    assert ui_class(key) is cls, "the cog registers another UI than the one patched"
-    monkeypatch.setattr(cls, "table_embed", renderer)
+    The string audits were run once against each of these renderers (a throwaway pytest plugin
+    wrapping Referee.register, so every bot's freshly loaded cog drew the leak; the leak was seen
+    in the table message): tests/fault/test_secrecy_many_games.py, tests/e2e/test_spytrap_game.py
+    and tests/e2e/test_zaptrap_secrecy.py, 14 tests, all passed with each leak in place. They
+    look for "the <country> spy" and for signals, never for cards or flags."""
+    key, renderer = LEAKS[leak]
+    # The class the cog registers now: each bot's load_extension imports the cog module afresh.
+    leak_into(monkeypatch, ui_class(key), renderer)
     players, options, seed = GAMES[key][0]
     report = audit_game(key, players, options, seed, per_phase=1, every=40)
     assert report.differences, f"the {leak} leak went unnoticed"
