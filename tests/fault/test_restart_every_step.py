@@ -5,6 +5,10 @@ is then played at a real table (people in every seat, the same seed): each recor
 through ``Referee.act`` under the table lock, exactly where a click goes once it holds the lock,
 and after every single action the bot is restarted on the same database. The resumed table must
 hold exactly the state an engine replay reaches, and the database exactly the actions so far.
+
+That test applies every action itself, so it cannot see a resumed table that arms no timer and
+plans no computer. The live test below lets the real scheduler run the table (computers seated,
+timers on) through simulated time, restarting the bot every few actions.
 """
 
 from __future__ import annotations
@@ -107,3 +111,119 @@ async def test_restart_after_every_action_more_seeds(
     if key not in _games(simcord_bot):
         pytest.skip(f"the {key} cog is not loaded")
     await restart_after_every_action(simcord_env, simcord_bot, make_bot, key, seed)
+
+
+# --- live tables: timers and computer players across restarts ------------------------------------
+
+# One person (who never clicks) and computers in every other seat, timers at "fast": everything
+# that happens is a computer's move or a timer's action. Small games, as above.
+LIVE: dict[str, tuple[dict[str, Any], str]] = {
+    "zipzap": ({"seats": 3, "rounds": 1}, "casual"),
+    "zaptrap": ({"seats": 3, "target": 1}, "casual"),
+    "spytrap": ({"seats": 3, "max_rounds": 5}, "casual"),
+    "gifttrap": ({"seats": 3, "track_length": 5}, "casual"),
+    "trap": ({"quick_setup": True, "variant": "king"}, "easy"),
+}
+# Longer than any "fast" timer (GiftTRAP's choosing time is the longest, 90 s) plus the resume
+# grace: a table that stays still this long after a restart has been dropped.
+STILL_LIMIT = 120.0
+CHUNK = 5.0  # seconds of simulated time per advance_time call, each settled well within its timeout
+RESTART_AFTER = (1, 2, 3)  # actions between restarts, in turn: restarts land at varied moments
+
+
+async def open_live_table(env: Any, bot: Any, key: str, seed: int) -> tuple[int, Any, set[int]]:
+    """A started table: alice opens it at speed "fast", computers fill the other seats."""
+    slash, level = LIVE[key]
+    bot.referee.new_seed = lambda: seed
+    guild = env.create_guild()
+    channel = guild.create_text_channel(f"{key}-live")
+    alice = guild.add_member(env.create_user("alice"))
+    opened = await alice.slash(channel, f"{key} new", speed="fast", **slash)
+    assert opened.ephemeral, f"/{key} new did not open a table"
+    lobby = channel.last_message
+    for _ in range(int(slash.get("seats", 2)) - 1):
+        await alice.click(lobby, label=f"Add computer: {level}")
+    await alice.click(lobby, label="Start")
+    tid = bot.referee.by_channel[channel.id]
+    table = bot.referee.tables[tid]
+    assert table.status == "playing"
+    return tid, channel, {s.seat for s in table.seats if s.is_computer}
+
+
+async def wait_for_actions(env: Any, bot: Any, tid: int, count: int) -> tuple[bool, float]:
+    """Advance simulated time until the table holds ``count`` actions or is over; False if it
+    stood still for STILL_LIMIT seconds."""
+    waited = 0.0
+    while True:
+        row = await bot.store.get_table(tid)
+        assert row is not None
+        if row.status != "playing" or len(await stored_actions(bot, tid)) >= count:
+            return True, waited
+        if waited >= STILL_LIMIT:
+            return False, waited
+        await env.advance_time(CHUNK)
+        waited += CHUNK
+
+
+async def play_live_with_restarts(
+    env: Any, bot: Any, make_bot: Any, key: str, seed: int
+) -> tuple[list[str], int]:
+    """Let computers and timers play the table to its end, restarting the bot every few actions.
+    Returns who made the first action after each restart ("timer" or "computer") and how many
+    restarts there were."""
+    tid, _channel, computers = await open_live_table(env, bot, key, seed)
+    current = bot
+    firsts: list[str] = []
+    restarts = 0
+    while True:
+        done = len(await stored_actions(current, tid))
+        step = RESTART_AFTER[restarts % len(RESTART_AFTER)]
+        moved, waited = await wait_for_actions(env, current, tid, done + step)
+        row = await current.store.get_table(tid)
+        assert row is not None
+        assert moved, (
+            f"{key}: nothing happened for {waited:g} s after restart {restarts} "
+            f"(version {row.version}, deadline {row.deadline_action} at {row.deadline_at})"
+        )
+        actions = await stored_actions(current, tid)
+        if restarts and len(actions) > done:
+            _seq, seat, _action = actions[done]
+            assert seat is None or seat in computers, f"{key}: seat {seat} acted, but nobody clicked"
+            firsts.append("timer" if seat is None else "computer")
+        if row.status != "playing":
+            break
+        fresh = make_bot()
+        await env.restart_bot(fresh)
+        current.scheduler.stop()
+        await current.database.dispose()
+        current = fresh
+        restarts += 1
+        resumed = current.referee.tables[tid]
+        assert resumed.version == row.version
+    row = await current.store.get_table(tid)
+    assert row is not None and row.status == "finished", f"{key} ended as {row and row.status}"
+    return firsts, restarts
+
+
+@pytest.mark.simcord(settle_timeout=30)
+@pytest.mark.parametrize("key", list(LIVE))
+async def test_timers_and_computers_carry_on_after_every_restart(
+    simcord_env: Any, simcord_bot: Any, make_bot: Any, key: str
+) -> None:
+    """A table of one silent person and computers, timers at "fast", driven by the real
+    scheduler through simulated time; the bot is restarted after every one to three actions.
+    After each restart the game must move on by itself (the version grows, a computer moves or a
+    timer acts for the silent person), and it plays to its end. Across the restarts both kinds
+    must have been first to act: the resumed timers and the resumed computers each carried on.
+
+    Seen failing for all five games (throwaway runs) with Referee.resume skipping both
+    _schedule_deadline and plan_computers (tables reloaded, nothing armed): nothing happened for
+    120 s after the first restart. With only _schedule_deadline skipped, each game stood still
+    after a later restart that left only a timer to act (e.g. Zip Zap's stall, Trap's move clock
+    for the silent person); with only plan_computers skipped, a timer was first to act after
+    every restart, never a computer. (The recorded-game test above passes all three.)"""
+    if key not in loaded_games(simcord_bot):
+        pytest.skip(f"the {key} cog is not loaded")
+    firsts, restarts = await play_live_with_restarts(simcord_env, simcord_bot, make_bot, key, seed=3)
+    assert restarts >= 4, f"only {restarts} restarts: the game was too short to test much"
+    assert "timer" in firsts and "computer" in firsts, firsts

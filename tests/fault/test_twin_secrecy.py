@@ -1,0 +1,146 @@
+"""Secrecy by twin states, for every game: nothing anyone sees depends on what they may not know.
+
+The string-matching audits (tests/e2e/secrecy.py and the games' own) look for the secrets they
+were told about, written the way they expect. This audit needs no such list. For states sampled
+along seeded self-play games (the engines' own computer players), and for each observer in turn
+(a spectator, then every seat), tests/fault/twins.py builds a twin: the same state with everything
+that observer may not know dealt again (other hands, piles, identities, secret choices, signals,
+the seed behind future shuffles). From both it renders, through the GameUI each cog registers,
+the public table message (embed, buttons, board image), the log lines, pings, round and final
+posts, and the observer's own panel with every page its navigation buttons open. They must be
+identical, byte for byte; anything that differs was drawn from a secret. Over all observers this
+renders every seat's panel against twins where every other seat's secrets moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import pytest
+
+from cogs.spytrap import FLAGS
+from cogs.spytrap import card_label as spy_card
+from cogs.table import Table
+from cogs.zaptrap import card_label as zap_card
+from tests.fault.twins import audit_game, ui_class
+
+# (players, options, seed) per game: small games that still reach every phase. Spy Trap's seeds
+# reach every decision between them (steal, guess, immunity, keep, challenge, swap); Zap or Trap
+# plays both the team game and the individual one; Trap both setups.
+GAMES: dict[str, list[tuple[int, dict[str, Any], int]]] = {
+    "zipzap": [(4, {"rounds": 2}, 5), (3, {"rounds": 2, "scoring": "first_out"}, 11)],
+    "zaptrap": [(4, {"target": 3}, 5), (5, {"target": 3}, 11)],
+    "spytrap": [(4, {"round_limit": 10}, 31), (3, {"round_limit": 10}, 7)],
+    "gifttrap": [(4, {"track_length": 8}, 5), (5, {"track_length": 6, "strategy_cards": False}, 11)],
+    "trap": [(2, {"quick_setup": True}, 5), (2, {"variant": "king"}, 11)],
+}
+# What each game's twins must have dealt again at least once: proof the twins hide something.
+SECRETS = {
+    "zipzap": {"hands", "deck", "seed"},
+    "zaptrap": {"hands", "deck", "choices", "last_signals", "signal_history", "seed"},
+    "spytrap": {"hands", "piles", "deck", "used", "identity", "id_discard", "learned", "pending_id", "seed"},
+    "gifttrap": {"gives", "ranks", "give_more", "get_more"},
+    "trap": {"seed"},  # everything else in Trap is on the board
+}
+CASES = [
+    pytest.param(key, players, options, seed, id=f"{key}-{players}p-seed{seed}")
+    for key, runs in GAMES.items()
+    for players, options, seed in runs
+]
+
+
+@pytest.mark.parametrize(("key", "players", "options", "seed"), CASES)
+def test_nothing_shown_depends_on_a_secret(
+    key: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    """Twins of sampled states render identically for the spectator and for every seat.
+
+    Seen to fail (throwaway runs, each leak a line added to a real renderer, patched in by a
+    pytest plugin) on exactly that game's two cases: a Zip Zap panel that also listed the next
+    seat's hand, and a Zip Zap table footer naming the deck's top card; a Zap or Trap panel
+    listing every side's signal choice; a Spy Trap panel naming the next seat's identity; a
+    GiftTRAP panel with the next seat's gives; a Trap table footer showing the seed (which
+    decides the quick setup's arrows and the referee's moves). The leak tests below keep three
+    table leaks for good."""
+    report = audit_game(key, players, options, seed)
+    assert report.differences == [], "\n".join(report.differences[:5])
+    assert report.states >= 8, "too few states sampled to mean anything"
+    expected = set(SECRETS[key])
+    if options.get("strategy_cards") is False:
+        expected -= {"give_more", "get_more"}  # no Give More or Get More cards at this table
+    missing = expected - set(report.moved)
+    assert not missing, f"the twins never dealt these again: {missing}"
+
+
+# --- the audit catches what the string audits miss ----------------------------------------------
+
+
+def leaky_spytrap_piles(embed: discord.Embed, table: Table) -> None:
+    """Spy Trap's table with every spy's hand and face-down pile printed under it."""
+    state: Any = table.state
+    for seat in table.seats:
+        hand = ", ".join(spy_card(c) for c in state.hands[seat.seat]) or "—"
+        pile = ", ".join(spy_card(c) for c in state.piles[seat.seat]) or "—"
+        embed.add_field(name=f"{seat.name}'s cards", value=f"Hand: {hand}\nPile: {pile}"[:1024])
+
+
+def leaky_spytrap_flags(embed: discord.Embed, table: Table) -> None:
+    """Spy Trap's table with each spy's identity as a flag beside their name."""
+    state: Any = table.state
+    for i, embed_field in enumerate(embed.fields[: len(table.seats)]):
+        flag = FLAGS[state.identity[i]]
+        embed.set_field_at(
+            i, name=f"{flag} {embed_field.name}", value=embed_field.value, inline=bool(embed_field.inline)
+        )
+
+
+def leaky_zaptrap_hands(embed: discord.Embed, table: Table) -> None:
+    """Zap or Trap's table with every player's hand printed under it."""
+    state: Any = table.state
+    view = state.view(None)
+    hands = [f"{s.name}: " + " · ".join(zap_card(c, view) for c in state.hands[s.seat]) for s in table.seats]
+    embed.add_field(name="Hands", value="\n".join(hands)[:1024], inline=False)
+
+
+Leak = Callable[[discord.Embed, Table], None]
+LEAKS: dict[str, tuple[str, Leak]] = {
+    "spytrap-piles": ("spytrap", leaky_spytrap_piles),
+    "spytrap-flags": ("spytrap", leaky_spytrap_flags),
+    "zaptrap-hands": ("zaptrap", leaky_zaptrap_hands),
+}
+
+
+def leak_into(monkeypatch: pytest.MonkeyPatch, cls: type, leak: Leak) -> None:
+    """Make ``cls.table_embed`` draw as before, plus the leak."""
+    drawn = cls.table_embed  # type: ignore[attr-defined]
+
+    def table_embed(self: Any, table: Table) -> discord.Embed:
+        embed = drawn(self, table)
+        leak(embed, table)
+        return embed
+
+    monkeypatch.setattr(cls, "table_embed", table_embed)
+
+
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_the_audit_reports_a_leaky_table(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
+    """The three leaks of issue 11 that every string-matching audit let through, put into the
+    real game UI's table_embed: the twin audit reports each, on the public table.
+
+    The string audits were run once against each of these renderers (a throwaway pytest plugin
+    wrapping Referee.register, so every bot's freshly loaded cog drew the leak; the leak was seen
+    in the table message): tests/fault/test_secrecy_many_games.py, tests/e2e/test_spytrap_game.py
+    and tests/e2e/test_zaptrap_secrecy.py, 14 tests, all passed with each leak in place. They
+    look for "the <country> spy" and for signals, never for cards or flags."""
+    key, renderer = LEAKS[leak]
+    # The class the cog registers now: each bot's load_extension imports the cog module afresh.
+    leak_into(monkeypatch, ui_class(key), renderer)
+    players, options, seed = GAMES[key][0]
+    report = audit_game(key, players, options, seed, per_phase=1, every=40)
+    assert report.differences, f"the {leak} leak went unnoticed"
+    elsewhere = [d for d in report.differences if ": table_embed." not in d]
+    assert not elsewhere, elsewhere[:3]
+    spectator = [d for d in report.differences if "observer None:" in d]
+    assert spectator, "the leak should show to a spectator too"
