@@ -14,9 +14,10 @@ import importlib.util
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Awaitable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from cogs.referee import Referee
 from cogs.scheduler import Scheduler
 from cogs.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
+from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
 from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
@@ -68,6 +70,11 @@ class Settings:
     log_level: str = "INFO"
     # Multiplies computer players' reaction times: 2.0 = twice as slow, 0.5 = twice as quick.
     computer_speed: float = 1.0
+    # Discord shards: how many in all, and which this process runs (all of them by default).
+    shard_count: int = 1
+    shard_ids: tuple[int, ...] = (0,)
+    # Who this process is when it claims shards (shown to a second process that is refused).
+    instance: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -83,13 +90,31 @@ class Settings:
         log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise SystemExit(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
+        shard_count, shard_ids = _shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
         return cls(
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_url=os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=int(guild) if guild else None,
             log_level=log_level,
             computer_speed=_positive_float("COMPUTER_REACTION", os.environ.get("COMPUTER_REACTION", "1.0")),
         )
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int, tuple[int, ...]]:
+    count_text = count_text.strip() or "1"
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise SystemExit(f"SHARD_COUNT must be a whole number of at least 1, not {count_text!r}.")
+    count = int(count_text)
+    parts = [p.strip() for p in ids_text.split(",") if p.strip()]
+    if not parts:
+        return count, tuple(range(count))
+    if not all(p.isdigit() and int(p) < count for p in parts) or len(set(parts)) != len(parts):
+        raise SystemExit(
+            f"SHARD_IDS must list different shard numbers from 0 to {count - 1}, like 0,2; not {ids_text!r}."
+        )
+    return count, tuple(sorted(int(p) for p in parts))
 
 
 def _positive_float(name: str, raw: str) -> float:
@@ -103,13 +128,14 @@ def _positive_float(name: str, raw: str) -> float:
 
 
 class RefereeBot(commands.Bot):
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool = True, **shards: Any) -> None:
         # No privileged intents: everything happens through slash commands and buttons.
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             tree_cls=RefereeTree,
+            **shards,
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -118,6 +144,12 @@ class RefereeBot(commands.Bot):
         self.scheduler = Scheduler()
         self.referee = Referee(self, self.store, self.scheduler)
         self.referee.computer_speed = settings.computer_speed
+        self.ownership = Ownership(
+            self.database, settings.shard_ids, settings.shard_count, settings.instance, self.scheduler.now
+        )
+        self.changes = ChangeFeed(self.database)
+        self.referee.owns = self.ownership.owns
+        self.referee.announce_change = self.changes.announce
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -126,12 +158,37 @@ class RefereeBot(commands.Bot):
             if importlib.util.find_spec(name) is None:
                 continue
             await self.load_extension(name)
+        # Claim this process's shards before touching a table: a second process for the same
+        # shards stops here (ShardTaken) instead of double-playing every game.
+        await self.ownership.claim()
+        self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+        await self.changes.start(self.referee.on_table_changed)
         resumed = await self.referee.resume()
         if resumed:
             log.info("resumed %d live tables", resumed)
         self.scheduler.start()
         if self.sync_commands:
             await self._sync()
+
+    async def _heartbeat(self) -> None:
+        """Keep this process's shards. A database hiccup raises and the scheduler retries; a shard
+        taken over by another process (this one was paused too long) stops this one cleanly."""
+        try:
+            await self.ownership.renew()
+        except ShardLost:
+            log.error("another process took over this process's shards; stopping")
+            self.referee.draining = True
+            self.referee.messages.spawn(self.close())
+            return
+        self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+
+    async def release(self) -> None:
+        """Give up the shards and stop listening (closing, or a test's clean-up)."""
+        try:
+            await self.changes.stop()
+            await self.ownership.release()
+        except Exception:
+            log.warning("could not release this process's shards; they expire on their own", exc_info=True)
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -176,6 +233,7 @@ class RefereeBot(commands.Bot):
             await self.referee.shutdown(timeout=SHUTDOWN_SECONDS)
         self.scheduler.stop()
         await super().close()
+        await self.release()
         await self.database.dispose()
 
 
@@ -207,8 +265,18 @@ async def run_until_stopped(bot: RefereeBot, serve: Awaitable[None]) -> int:
     return 0
 
 
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """The same bot running several shards in one process (discord.py's AutoShardedBot)."""
+
+
 def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
-    return RefereeBot(settings, **kwargs)
+    if settings.shard_count == 1:
+        return RefereeBot(settings, **kwargs)
+    if len(settings.shard_ids) == 1:
+        shards = {"shard_id": settings.shard_ids[0], "shard_count": settings.shard_count}
+        return RefereeBot(settings, **kwargs, **shards)
+    shards = {"shard_ids": list(settings.shard_ids), "shard_count": settings.shard_count}
+    return ShardedRefereeBot(settings, **kwargs, **shards)
 
 
 def health_check() -> tuple[bool, str]:
@@ -273,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(serve())
+    except ShardTaken as taken:
+        print(taken, file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print(
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal.",

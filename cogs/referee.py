@@ -86,6 +86,10 @@ CLOSED_TITLES = {
 }
 
 
+async def _nobody_to_tell(_table_id: int) -> None:
+    """One process: no other owner to tell about a change."""
+
+
 class TableMoved(Exception):
     """A change lost a race with another writer: the table was reloaded and nothing was applied."""
 
@@ -169,6 +173,10 @@ class Referee:
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
         self.draining = False
+        # Which guilds' tables this process plays (its shards), and how it tells another process
+        # that it changed one of that process's tables; the bot sets both (db/ownership.py).
+        self.owns: Callable[[int], bool] = lambda _guild_id: True
+        self.announce_change: Callable[[int], Awaitable[None]] = _nobody_to_tell
         # Hooks for measurements and tests: called after every accepted change.
         self.on_change: list[Callable[[Table, list[Event]], None]] = []
         self.computer_speed = 1.0
@@ -325,6 +333,8 @@ class Referee:
         self._track_epoch(table)
         for hook in self.on_change:
             hook(table, events)
+        if table.foreign:
+            return  # its owner times, plays and draws it, once told (announce_change)
         for event in events:
             if event.kind == "round_over":
                 embed = ui.round_embed(table, event)
@@ -785,11 +795,54 @@ class Referee:
             await reply(interaction, RESTARTING)
             return
         table = self.tables.get(table_id)
+        if table is None and interaction.guild_id is None:
+            # Discord delivers every DM click to shard 0, whichever process owns the table.
+            await self._foreign_click(interaction, table_id, version, action)
+            return
         if table is None:
             await reply(interaction, "That table has ended, so this panel no longer does anything.")
             return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action))
+
+    async def _foreign_click(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None:
+        """A DM panel click for a table another process owns: apply it here through the same
+        checks and the same version-checked write (so it counts once, whoever else sees it), then
+        tell the owner, which reloads the table and redraws it."""
+        try:
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "playing" or self.owns(row.guild_id):
+                await reply(interaction, "That table has ended, so this panel no longer does anything.")
+                return
+            table = Table.from_row(row)
+        except Exception:
+            log.exception("could not load table %s for a DM click", table_id)
+            await reply(interaction, NOT_SAVED)
+            return
+        table.foreign = True
+        self._track_epoch(table)
+        before = table.version
+        async with table.lock:
+            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+        if table.version != before:
+            try:
+                await self.announce_change(table.id)
+            except Exception:  # the owner also reloads on its next write's conflict
+                log.warning("could not tell table %s's owner about a DM click", table.id, exc_info=True)
+
+    def on_table_changed(self, table_id: int) -> None:
+        """Another process changed one of our tables (ChangeFeed): reload and redraw it."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.messages.spawn(self._catch_up(table))
+
+    async def _catch_up(self, table: Table) -> None:
+        async with table.lock:
+            row = await self.store.get_table(table.id)
+            if row is not None and row.version != table.version:
+                await self._reload(table)
 
     async def _action_button(
         self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
@@ -1181,7 +1234,7 @@ class Referee:
 
     async def resume(self) -> int:
         """Reload every live table: state, timers and computer players. Returns how many."""
-        rows = await self.store.live_tables()
+        rows = [row for row in await self.store.live_tables() if self.owns(row.guild_id)]
         now = self.scheduler.now()
         for row in rows:
             try:

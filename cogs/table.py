@@ -76,10 +76,13 @@ class Table:
     unreachable_since: datetime | None = None
     # When someone last acted by hand, per user: no ping for a person who is playing right now.
     active_at: dict[int, datetime] = field(default_factory=dict)
+    # Loaded by a process that does not own the table (a DM click reached it): it may commit one
+    # change, version-checked, and tells the owner; it never times, plays or draws the table.
+    foreign: bool = False
 
     # Fields that belong to this process's handling of the table, not to the game: a draft shares
     # them and adopt() leaves them alone.
-    _LOCAL = ("lock", "planned", "active_at")
+    _LOCAL = ("lock", "planned", "active_at", "foreign")
 
     def draft(self) -> Table:
         """A copy to make a change on. The engine state is copied through its JSON (the one

@@ -182,6 +182,17 @@ class PlayerStats(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ShardLease(Base):
+    """Which process plays the tables of a Discord shard (on SQLite; PostgreSQL uses advisory
+    locks). A lease is renewed by its owner's heartbeat; one that ran out may be taken over."""
+
+    __tablename__ = "shard_leases"
+
+    shard_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    owner: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 __all__ = [
     "LIVE_STATUSES",
     "ActionRow",
@@ -191,6 +202,7 @@ __all__ = [
     "PlayerStats",
     "ResultRow",
     "Seat",
+    "ShardLease",
     "Signal",
     "utcnow",
 ]

@@ -141,4 +141,5 @@ async def simcord_bot(make_bot: BotFactory, built_bots: list[RefereeBot]) -> Asy
     yield make_bot()
     for bot in built_bots:
         bot.scheduler.stop()
+        await bot.release()  # shard locks and the change feed hold connections of their own
         await bot.database.dispose()

@@ -11,7 +11,7 @@ from sqlalchemy import inspect, text
 from db.engine import Database, downgrade, migrate
 from db.store import ChannelBusy, SeatSpec, Store
 
-TABLES = {"games", "seats", "actions", "signals", "results", "player_stats", "guild_settings"}
+TABLES = {"games", "seats", "actions", "signals", "results", "player_stats", "guild_settings", "shard_leases"}
 
 
 def tables_in(url: str) -> set[str]:

@@ -1,0 +1,239 @@
+"""Which process plays which tables: Discord shards, owned through the database.
+
+A guild's tables belong to the process that runs the guild's shard (``shard_of``). Ownership is
+claimed where every process can see it, so two processes never time and play the same table:
+
+- PostgreSQL: a session advisory lock per shard, on a connection held for the process's life. A
+  process that dies closes its connection and the server frees the lock at once.
+- SQLite: a lease row per shard with an expiry, renewed by a heartbeat. A process that dies stops
+  renewing, and after ``LEASE`` a replacement may take the shard over.
+
+A second process for a shard already owned is refused with one sentence (``ShardTaken``).
+``ChangeFeed`` lets a process that changed another's table (a DM click, which Discord always
+delivers to shard 0) tell the owner, which reloads and redraws it (PostgreSQL LISTEN/NOTIFY;
+with SQLite there is one process and nothing to tell).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select, text, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from db.engine import Database, is_sqlite
+from db.models import ShardLease
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=30)
+HEARTBEAT = LEASE / 3
+# Advisory lock keys: ours are this base plus the shard id, so other applications' locks on the
+# same server never collide with them.
+ADVISORY_BASE = 0x5245_4600
+CHANNEL = "referee_tables"
+# The lock connections this process holds, by (database url, owner): a bot object that replaces
+# another in the same process (a restart in tests) takes its locks over instead of waiting on
+# itself.
+_HELD: dict[tuple[str, str], Ownership] = {}
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: a guild lives on shard (guild_id >> 22) % shard_count."""
+    return (guild_id >> 22) % shard_count
+
+
+class ShardTaken(Exception):
+    """Another process already owns one of the shards asked for."""
+
+    def __init__(self, shard: int, shard_count: int, holder: str) -> None:
+        super().__init__(
+            f"Shard {shard} of {shard_count} is already run by another process ({holder}) on this "
+            "database: stop that one first, or give this one other shards with SHARD_IDS."
+        )
+        self.shard = shard
+
+
+class ShardLost(Exception):
+    """This process no longer owns a shard it had (its lease ran out and was taken over)."""
+
+
+class Ownership:
+    def __init__(
+        self,
+        database: Database,
+        shard_ids: Sequence[int],
+        shard_count: int,
+        owner: str,
+        now: Callable[[], datetime],
+    ) -> None:
+        self.database = database
+        self.shard_ids = tuple(shard_ids)
+        self.shard_count = shard_count
+        self.owner = owner
+        self.now = now
+        self.sqlite = is_sqlite(database.url)
+        self._engine: AsyncEngine | None = None
+        self._conn: AsyncConnection | None = None
+
+    def owns(self, guild_id: int) -> bool:
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    async def claim(self) -> None:
+        if self.sqlite:
+            await self._claim_leases()
+        else:
+            key = (self.database.url, self.owner)
+            previous = _HELD.get(key)
+            if previous is not None and previous._conn is not None and previous.shard_ids == self.shard_ids:
+                self._engine, self._conn = previous._engine, previous._conn
+                previous._engine = previous._conn = None
+            else:
+                await self._claim_locks()
+            _HELD[key] = self
+        log.info("owning shards %s of %d as %s", list(self.shard_ids), self.shard_count, self.owner)
+
+    async def renew(self) -> None:
+        """The heartbeat: keep the shards. Raises ShardLost if one was taken over meanwhile."""
+        if self.sqlite:
+            expires = self.now() + LEASE
+            async with self.database.sessions() as session, session.begin():
+                kept = await session.execute(
+                    update(ShardLease)
+                    .where(ShardLease.shard_id.in_(self.shard_ids), ShardLease.owner == self.owner)
+                    .values(expires_at=expires)
+                )
+                if kept.rowcount != len(self.shard_ids):
+                    raise ShardLost(f"{self.owner} lost a shard lease to another process")
+            return
+        if self._conn is None:
+            return  # released, or handed over to this process's newer bot
+        try:
+            await self._conn.execute(text("SELECT 1"))
+            await self._conn.commit()
+        except Exception:
+            # The lock connection died (a database restart): the locks died with it. Take them
+            # again, unless another process was quicker.
+            log.warning("the shard lock connection was lost; claiming the shards again")
+            await self._close_locks()
+            try:
+                await self._claim_locks()
+            except ShardTaken as taken:
+                raise ShardLost(str(taken)) from taken
+
+    async def release(self) -> None:
+        """Give the shards up (a clean stop): a replacement need not wait for the lease."""
+        if self.sqlite:
+            async with self.database.sessions() as session, session.begin():
+                await session.execute(delete(ShardLease).where(ShardLease.owner == self.owner))
+            return
+        await self._close_locks()
+
+    # --- SQLite: lease rows ------------------------------------------------------------------
+
+    async def _claim_leases(self) -> None:
+        now = self.now()
+        expires = now + LEASE
+        async with self.database.sessions() as session, session.begin():
+            for shard in self.shard_ids:
+                # One statement, under SQLite's write lock: take the row if it is free, ours, or
+                # its lease ran out; then read who holds it.
+                claim = sqlite_insert(ShardLease).values(shard_id=shard, owner=self.owner, expires_at=expires)
+                await session.execute(
+                    claim.on_conflict_do_update(
+                        index_elements=[ShardLease.shard_id],
+                        set_={"owner": claim.excluded.owner, "expires_at": claim.excluded.expires_at},
+                        where=(ShardLease.owner == self.owner) | (ShardLease.expires_at < now),
+                    )
+                )
+                holder = await session.scalar(select(ShardLease.owner).where(ShardLease.shard_id == shard))
+                if holder != self.owner:
+                    raise ShardTaken(shard, self.shard_count, str(holder))
+
+    # --- PostgreSQL: advisory locks ----------------------------------------------------------
+
+    async def _claim_locks(self) -> None:
+        engine = create_async_engine(
+            self.database.url,
+            poolclass=NullPool,
+            connect_args={"server_settings": {"application_name": f"referee {self.owner}"[:63]}},
+        )
+        conn = await engine.connect()
+        try:
+            for shard in self.shard_ids:
+                got = await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": ADVISORY_BASE + shard})
+                if not got:
+                    holder = await conn.scalar(
+                        text(
+                            "SELECT a.application_name || ' pid ' || a.pid FROM pg_locks l "
+                            "JOIN pg_stat_activity a ON a.pid = l.pid "
+                            "WHERE l.locktype = 'advisory' AND l.objid = :k AND l.granted"
+                        ),
+                        {"k": ADVISORY_BASE + shard},
+                    )
+                    raise ShardTaken(shard, self.shard_count, str(holder or "unknown"))
+            await conn.commit()  # session locks outlive the transaction; don't hold one open
+        except BaseException:
+            await conn.close()
+            await engine.dispose()
+            raise
+        self._engine, self._conn = engine, conn
+
+    async def _close_locks(self) -> None:
+        conn, engine = self._conn, self._engine
+        self._conn = self._engine = None
+        if _HELD.get((self.database.url, self.owner)) is self:
+            del _HELD[(self.database.url, self.owner)]
+        if conn is not None:
+            try:
+                await conn.close()  # closing the session frees its advisory locks
+            except Exception:
+                log.debug("closing the shard lock connection failed", exc_info=True)
+        if engine is not None:
+            await engine.dispose()
+
+
+class ChangeFeed:
+    """Tell the owner of a table that another process changed it (PostgreSQL LISTEN/NOTIFY)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.enabled = not is_sqlite(database.url)
+        self._engine: AsyncEngine | None = None
+        self._conn: AsyncConnection | None = None
+
+    async def start(self, on_change: Callable[[int], None]) -> None:
+        if not self.enabled:
+            return
+        engine = create_async_engine(self.database.url, poolclass=NullPool)
+        conn = await engine.connect()
+        raw: Any = (await conn.get_raw_connection()).driver_connection
+
+        def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            if payload.isdigit():
+                on_change(int(payload))
+
+        await raw.add_listener(CHANNEL, heard)
+        self._engine, self._conn = engine, conn
+
+    async def announce(self, table_id: int) -> None:
+        if not self.enabled:
+            return
+        async with self.database.sessions() as session, session.begin():
+            await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": str(table_id)})
+
+    async def stop(self) -> None:
+        conn, engine = self._conn, self._engine
+        self._conn = self._engine = None
+        if conn is not None:
+            try:
+                await conn.close()
+            except Exception:
+                log.debug("closing the change feed failed", exc_info=True)
+        if engine is not None:
+            await engine.dispose()
