@@ -45,6 +45,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.referee import Referee
+from cogs.scheduler import Scheduler
 from cogs.table import SeatInfo, Table
 from rules import get_game
 from rules.base import JSON, Event
@@ -348,6 +350,13 @@ def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
             out.setdefault("round_embeds", []).append(None if embed is None else embed.to_dict())
     if table.status == "finished":
         out["final_embed"] = cls().final_embed(table).to_dict()
+    # What anyone may ask for privately: `/table status` (the referee's own drawing, with whom
+    # the table waits on) and the History button.
+    referee = Referee(None, None, Scheduler())  # type: ignore[arg-type]  # never started: draws only
+    referee.register(cls())
+    out["table_status"] = referee.status_embed(table).to_dict()
+    if getattr(ui, "history", None) is not None and table.status == "playing":
+        out["history"] = cls().history(table)
     return out
 
 
