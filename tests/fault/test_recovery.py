@@ -420,10 +420,11 @@ async def test_clicks_during_shutdown_are_told_to_try_again(simcord_env, simcord
     t = await open_lobby(env, seats=2, cpu=None, speed="off")
     await t["host"].click(t["lobby"], label="Start")
     table = table_of(bot, t["channel"])
-    hand = await t["host"].click(t["lobby"], label="My hand")
+    hands = [(p, (await p.click(t["lobby"], label="My hand")).response) for p in t["actors"]]
+    person, hand = next((p, h) for p, h in hands if playable(h))  # whoever can play now
     await bot.referee.shutdown(timeout=2)
     version = table.version
-    card = next(b for b in playable(hand.response))
-    r = await t["host"].click(hand.response, custom_id=card["custom_id"])
+    card = playable(hand)[0]
+    r = await person.click(hand, custom_id=card["custom_id"])
     assert "restarting" in reply_text(r) and r.ephemeral
     assert table.version == version
