@@ -28,18 +28,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.common import Refusal, display_name, is_manager, plain, reply
 from cogs.components import TableButton, view_of
+from cogs.drawing import GameUI, TableDrawing
 from cogs.failures import NEEDED, NEEDED_FOR_FILES, Failure, classify, missing
 from cogs.lobby import SPEEDS, Clicker, Lobby, require_host
 from cogs.panels import Panels
 from cogs.pings import Announcer
-from cogs.rendering import Drawing, TableMessages
+from cogs.rendering import TableMessages
 from cogs.scheduler import Scheduler
 from cogs.table import SeatInfo, Table
 from db.models import LIVE_STATUSES, utcnow
@@ -59,31 +60,6 @@ MEMBER_CHECK_TTL = timedelta(minutes=5)
 RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
 MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
 NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."
-
-# What a running timer will do, by the engine's timer name (a game may say better: clock_text).
-TIMER_TEXT = {
-    "stall": "if nobody plays, the referee calls a stall",
-    "idle": "the leader's time to lead runs out",
-    "next_round": "the next round starts",
-    "signals": "signal choosing ends",
-    "lull": "if nobody swaps, four new cards are dealt",
-    "lull_fallback": "four new cards are dealt",
-    "pile": "pile building ends (the referee builds the rest)",
-    "bid": "the bid's time runs out",
-    "draw": "the draw's time runs out",
-    "prompt": "the decision's time runs out",
-    "pack": "the dealer's time to pick a pack runs out",
-    "choosing": "choosing ends (the referee fills in the rest)",
-    "reveal_step": "the next gift is unwrapped",
-    "move": "the move's time runs out (the referee moves)",
-}
-
-CLOSED_TITLES = {
-    "cancelled": "cancelled",
-    "stopped": "stopped",
-    "abandoned": "abandoned",
-    "failed": "cleared",
-}
 
 
 async def _nobody_to_tell(_table_id: int) -> None:
@@ -109,44 +85,6 @@ class BrokenTable:
 HISTORY_MESSAGE_LIMIT = 1900
 
 
-class GameUI(Protocol):
-    """What a game cog supplies so the shared table can draw it.
-
-    Optional extras, looked up with getattr so simple games need not define them:
-    ``table_files(table) -> list[discord.File]`` (images on the table message, e.g. a board),
-    ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
-    (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
-    "My hand" button's text), ``announcements(table, events) -> list[str]`` (short public
-    messages that should ping someone, e.g. "@Bea, your decision"), ``signal_rows(table) ->
-    list[dict]`` (a finished game's secret signals, stored in the signals table), ``hand_emoji``,
-    and ``version_free(action) -> bool``: actions that mean the same whatever changed since the
-    panel was drawn (a swap naming both cards), so a stale panel's click goes to the engine,
-    which refuses it with its own reason if it no longer fits, instead of "too slow" — bounded by
-    ``epoch(table) -> hashable`` (e.g. the round): a click never crosses into a new epoch.
-    """
-
-    key: str
-
-    def table_embed(self, table: Table) -> discord.Embed: ...
-
-    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]: ...
-
-    def panel(
-        self, table: Table, seat: int, note: str | None, nav: str | None = None
-    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        """The seat's private panel; ``nav`` is panel-only state from a "nav-…" button (e.g. the
-        pawn picked before choosing where it goes), never an engine action."""
-        ...
-
-    def event_line(self, table: Table, event: Event) -> str: ...
-
-    def round_embed(self, table: Table, event: Event) -> discord.Embed | None: ...
-
-    def final_embed(self, table: Table) -> discord.Embed: ...
-
-    def options_lines(self, table: Table) -> list[str]: ...
-
-
 class Referee:
     def __init__(self, bot: discord.Client, store: Store, scheduler: Scheduler) -> None:
         self.bot = bot
@@ -157,16 +95,17 @@ class Referee:
         self.by_channel: dict[int, int] = {}
         self.broken: dict[int, BrokenTable] = {}  # by channel id
         self.lobby = Lobby(self.uis)
+        self.drawing = TableDrawing(self.uis, self.lobby)
         self.messages = TableMessages(
             bot,
             store,
             scheduler,
             lookup=self.tables.get,
-            draw=self.draw,
+            draw=self.drawing.draw,
             unreachable=self._on_unreachable,
             reached=self._on_reached,
         )
-        self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self._draw_panel)
+        self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
         self.announcer = Announcer(self.messages, scheduler)
         self._computers: dict[tuple[str, str, str], ComputerPlayer] = {}
         self._members: dict[tuple[int, int], datetime] = {}
@@ -463,103 +402,6 @@ class Referee:
             except TableMoved:
                 return
 
-    # --- drawing ---------------------------------------------------------------------------
-
-    def draw(self, table: Table) -> Drawing:
-        """The table message for whatever the table is now: lobby, game, result, or ended."""
-        if table.status == "lobby":
-            return self.lobby.embed(table), self.lobby.items(table), []
-        if table.status in CLOSED_TITLES or table.state is None:  # ended without results
-            word = CLOSED_TITLES.get(table.status, table.status)
-            if table.status == "cancelled" and table.state is not None:
-                word = "stopped"  # a game under way is stopped; a lobby is cancelled
-            embed = discord.Embed(
-                title=f"{table.game.title} — {word}",
-                description=table.closed_note or "This table has ended. No results were recorded.",
-            )
-            return embed, [], []
-        return self.table_embed(table), self.table_items(table), self._files(table)
-
-    def table_embed(self, table: Table) -> discord.Embed:
-        embed = self.uis[table.game.key].table_embed(table)
-        if table.log:
-            embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
-        if clock := self.clock(table):
-            embed.add_field(name="⏰ Clock", value=clock, inline=False)
-        return embed
-
-    def clock(self, table: Table) -> str | None:
-        """The running timer as a Discord relative timestamp ("in 12 seconds"), which every
-        client counts down by itself: no edit is needed to keep it current."""
-        if table.status != "playing" or table.deadline_at is None or table.state is None:
-            return None
-        timer = next(
-            (q.timer for q in table.state.quiet_actions() if q.action == table.deadline_action), None
-        )
-        custom = getattr(self.uis[table.game.key], "clock_text", None)
-        text = custom(table, timer) if custom is not None else None
-        text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
-        return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
-
-    def _files(self, table: Table) -> list[discord.File]:
-        files = getattr(self.uis[table.game.key], "table_files", None)
-        return list(files(table)) if files is not None else []
-
-    def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        if table.status != "playing":
-            return []
-        ui = self.uis[table.game.key]
-        label = getattr(ui, "hand_label", "My hand")
-        emoji = getattr(ui, "hand_emoji", "🃏")
-        items: list[discord.ui.Item[Any]] = [
-            TableButton(table.id, "hand", label=label, emoji=emoji, style=discord.ButtonStyle.primary, row=0),
-            TableButton(table.id, "dm", label=getattr(ui, "dm_label", "Hand by DM"), emoji="✉️", row=0),
-        ]
-        items.extend(ui.table_items(table))
-        return items
-
-    def _draw_panel(
-        self, table: Table, seat: int, note: str | None, nav: str | None
-    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        embed, items = self.uis[table.game.key].panel(table, seat, note, nav)
-        if clock := self.clock(table):
-            embed.add_field(name="⏰ Clock", value=clock, inline=False)
-        return embed, items
-
-    def waiting_on(self, table: Table) -> list[int] | None:
-        """The seats the table waits on, from public information only (None: anyone may act, as
-        in the real-time games). A game may say better with ``GameUI.waiting_on``."""
-        custom = getattr(self.uis[table.game.key], "waiting_on", None)
-        if custom is not None:
-            found = custom(table)
-            return list(found) if found is not None else None
-        if table.state is None:
-            return None
-        view = table.state.view(None)
-        prompt = view.get("prompt")
-        if isinstance(prompt, dict) and isinstance(prompt.get("seat"), int):
-            return [prompt["seat"]]
-        for key in ("to_move", "to_bid", "drawer"):
-            if isinstance(view.get(key), int):
-                return [view[key]]
-        waiting = view.get("waiting")
-        if isinstance(waiting, list) and all(isinstance(w, int) for w in waiting):
-            return waiting
-        return None
-
-    def status_embed(self, table: Table) -> discord.Embed:
-        """`/table status`: what a spectator sees, who the table waits on, and the clock."""
-        if table.status == "lobby":
-            return self.lobby.embed(table)
-        embed = self.table_embed(table)
-        waiting = self.waiting_on(table)
-        if waiting is not None:
-            names = ", ".join(f"**{table.name(s)}**" for s in waiting) or "nobody"
-            embed.add_field(name="Waiting on", value=names, inline=False)
-        else:
-            embed.add_field(name="Waiting on", value="anyone: play as soon as you can", inline=False)
-        return embed
-
     # --- the channel going away ------------------------------------------------------------
 
     def _on_unreachable(self, table: Table, failure: Failure) -> None:
@@ -677,7 +519,7 @@ class Referee:
     async def post_thread_line(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:
         """A table in a thread shows itself in the parent channel, with a Join button there, so
         people who never open the thread can still sit down."""
-        text = self._thread_line_text(table)
+        text = self.drawing.thread_line(table)
         join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
         try:
             message = await parent.send(text, view=view_of([join]))
@@ -690,19 +532,6 @@ class Referee:
         except SQLAlchemyError:
             log.exception("could not store table %s's parent line", table.id)
 
-    def _thread_line_text(self, table: Table) -> str:
-        where = f"<#{table.channel_id}>"
-        host = next((s.name for s in table.seats if s.user_id == table.host_id), "someone")
-        if table.status == "lobby":
-            return (
-                f"🎲 **{host}** opened a **{table.game.title}** table in {where}. Press **Join** to sit down."
-            )
-        if table.status == "playing":
-            return f"🎲 A **{table.game.title}** game is under way in {where}: come and watch."
-        if table.status == "finished":
-            return f"🏁 The **{table.game.title}** game in {where} is over: the results are there."
-        return f"The **{table.game.title}** table in {where} was closed."
-
     async def _update_thread_line(self, table: Table) -> None:
         line = table.settings.get("line")
         if not isinstance(line, list):
@@ -713,7 +542,7 @@ class Referee:
         try:
             message = self.bot.get_partial_messageable(line[0]).get_partial_message(line[1])
             await message.edit(
-                content=self._thread_line_text(table),
+                content=self.drawing.thread_line(table),
                 view=view_of(items),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -755,7 +584,7 @@ class Referee:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
-            embed, items, files = self.draw(table)
+            embed, items, files = self.drawing.draw(table)
             if note and table.status == "lobby":
                 embed = self.lobby.embed(table, note)
             try:

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from cogs.components import view_of
+from cogs.drawing import Drawing
 from cogs.failures import Failure, classify
 from cogs.scheduler import Scheduler
 from cogs.table import Table
@@ -37,8 +38,6 @@ RETRY_SECONDS = 3.0
 # Tables that ended keep their last drawing here until it is on Discord (and a little after, for
 # their Rematch button); the oldest are dropped first.
 CLOSED_KEPT = 256
-
-Drawing = tuple[discord.Embed, list[discord.ui.Item[Any]], list[discord.File]]
 
 
 class EditBudget:

@@ -40,7 +40,7 @@ class TablesCog(commands.Cog):
             await reply(interaction, "There's no table in this channel.")
             return
         async with table.lock:  # draw committed state only
-            embed = referee.status_embed(table)
+            embed = referee.drawing.status_embed(table)
         with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
             await interaction.response.send_message(embed=embed, ephemeral=True)
 

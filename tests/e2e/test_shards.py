@@ -93,7 +93,7 @@ async def test_a_dm_click_at_the_non_owner_counts_once_and_the_owner_follows(
         assert table.state is not None
         seat = next(s for s in (0, 1) if table.state.legal_actions(s))  # whoever can play now
         person = (alice, bob)[seat]
-        embed, items = shard1.referee._draw_panel(table, seat, None, None)
+        embed, items = shard1.referee.drawing.panel(table, seat, None, None)
         user = await shard1.fetch_user(person.id)
         await user.send(embed=embed, view=view_of(items))
         dm = person.dm_channel.history()[-1]

@@ -104,7 +104,7 @@ class Drawn:
         quiet = self.table.state.quiet_actions() if self.table.state is not None else []
         self.table.deadline_at = datetime.now(UTC) + timedelta(seconds=90) if quiet else None
         self.table.deadline_action = quiet[0].action if quiet else None
-        embed = self.referee.table_embed(self.table)
+        embed = self.referee.drawing.table_embed(self.table)
         if len(embed) > self.biggest:
             self.biggest, self.biggest_embed = len(embed), embed.to_dict()
 

@@ -111,7 +111,7 @@ async def burst(url: str, seed: int, graceful: bool = False) -> None:
         table = bot.referee.table_or_closed(table_id)
         assert table is not None
         shown = next(m for m in t["channel"].history() if m.id == table.table_message_id)
-        drawn, _items, _files = bot.referee.draw(table)
+        drawn, _items, _files = bot.referee.drawing.draw(table)
         same = shown.embeds and shown.embeds[0].to_dict() == drawn.to_dict()
         say(f"CLOSED {'same' if same else 'different'}")
 

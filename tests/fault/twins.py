@@ -354,7 +354,7 @@ def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
     # the table waits on) and the History button.
     referee = Referee(None, None, Scheduler())  # type: ignore[arg-type]  # never started: draws only
     referee.register(cls())
-    out["table_status"] = referee.status_embed(table).to_dict()
+    out["table_status"] = referee.drawing.status_embed(table).to_dict()
     if getattr(ui, "history", None) is not None and table.status == "playing":
         out["history"] = cls().history(table)
     return out
