@@ -17,6 +17,8 @@ with SQLite there is one process and nothing to tell).
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +48,22 @@ _HELD: dict[tuple[str, str], Ownership] = {}
 def shard_of(guild_id: int, shard_count: int) -> int:
     """Discord's rule: a guild lives on shard (guild_id >> 22) % shard_count."""
     return (guild_id >> 22) % shard_count
+
+
+def _gone(owner: str) -> bool:
+    """Whether ``owner`` ("host:pid", the default instance name) is a process of this machine that
+    is no longer running. Anything else (another machine, a name we cannot read) is presumed
+    alive: its lease decides."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # alive, under another user
+    return False
 
 
 class ShardTaken(Exception):
@@ -152,6 +170,18 @@ class Ownership:
                     )
                 )
                 holder = await session.scalar(select(ShardLease.owner).where(ShardLease.shard_id == shard))
+                if holder != self.owner and _gone(str(holder)):
+                    # A crashed process on this machine (a SQLite file is local): its lease
+                    # would run out anyway; a restart need not wait for it.
+                    log.warning(
+                        "shard %s was held by %s, which is no longer running; taking it", shard, holder
+                    )
+                    await session.execute(
+                        update(ShardLease)
+                        .where(ShardLease.shard_id == shard, ShardLease.owner == holder)
+                        .values(owner=self.owner, expires_at=expires)
+                    )
+                    holder = self.owner
                 if holder != self.owner:
                     raise ShardTaken(shard, self.shard_count, str(holder))
 

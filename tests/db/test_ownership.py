@@ -257,3 +257,34 @@ async def test_a_replacement_resumes_a_dead_owners_tables(database_url: str) -> 
             bot.scheduler.stop()
             await bot.release()
             await bot.database.dispose()
+
+
+@pytest.mark.sqlite_only("SQLite leases; on PostgreSQL a dead process's lock is freed with its connection")
+async def test_a_restart_after_a_crash_need_not_wait_for_the_lease(database_url: str) -> None:
+    """A process on this machine held shard 0 and died (kill -9): its lease has not run out, but
+    its pid is gone, so the restarted bot takes the shard at once. A holder that is alive, or on
+    another machine, is still refused. Seen to fail without _gone (the restart was refused for
+    the rest of the lease, which broke the SIGKILL tests' restart)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = f"{socket.gethostname()}:{int(child.stdout)}"
+    clock = Clock()
+    databases = [Database(database_url) for _ in range(4)]
+    try:
+        await Ownership(databases[0], (0,), 1, dead, clock).claim()
+        await Ownership(databases[1], (0,), 1, "restarted", clock).claim()
+        alive = f"{socket.gethostname()}:{os.getpid()}"
+        await Ownership(databases[2], (0,), 1, alive, clock).release()
+        with pytest.raises(ShardTaken):  # "restarted" is not a pid of this machine: its lease counts
+            await Ownership(databases[2], (0,), 1, alive, clock).claim()
+        with pytest.raises(ShardTaken):
+            await Ownership(databases[3], (0,), 1, "elsewhere:1", clock).claim()
+    finally:
+        for d in databases:
+            await d.dispose()
