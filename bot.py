@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib.util
 import logging
 import os
@@ -117,9 +118,18 @@ class RefereeBot(commands.Bot):
             if importlib.util.find_spec(name) is None:
                 continue
             await self.load_extension(name)
+        # Everything loaded so far (modules, classes, the games) lives as long as the process:
+        # frozen, the collector stops walking it again and again, while resuming grows the heap
+        # and on every click after that. Once per process: a process that builds many bots (the
+        # tests) would otherwise freeze the cyclic garbage of the earlier ones for good.
+        first_start = gc.get_freeze_count() == 0
+        if first_start:
+            gc.freeze()
         resumed = await self.referee.resume()
         if resumed:
             log.info("resumed %d live tables", resumed)
+        if first_start:
+            gc.freeze()  # the resumed tables, likewise, until their games end
         self.scheduler.start()
         if self.sync_commands:
             await self._sync()
