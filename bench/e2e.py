@@ -185,11 +185,30 @@ def watch_loop(bot_steps: list[float], all_steps: list[float], floor: float = 0.
                     bot_steps.append(took)
 
     asyncio.events.Handle._run = run  # type: ignore[method-assign]
+    import gc
+
+    began: list[float] = []
+
+    def collector(phase: str, info: dict[str, Any]) -> None:
+        # Full collections walk the whole heap, SimCord's request log included; kept apart so an
+        # outlier step can be told from the bot's own work.
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began:
+            GC_PAUSES.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(collector)
 
     def undo() -> None:
         asyncio.events.Handle._run = original  # type: ignore[method-assign]
+        gc.callbacks.remove(collector)
 
     return undo
+
+
+GC_PAUSES: list[float] = []  # full collections during the last watched stretch, seconds
 
 
 def instrument(bot: Any, env: Any) -> Probe:
@@ -455,6 +474,7 @@ async def scenario(
             probe.clicks.clear()
             probe.commits.clear()
             undo.append(watch_simcord(_CLICK.get))
+            GC_PAUSES.clear()
             undo.append(watch_loop(probe.steps_bot, probe.steps_all))
             play0 = time.perf_counter()
             for r in range(rounds):
@@ -555,6 +575,7 @@ async def scenario(
                 "commit": summary_ms(probe.commits),
                 "loop_step_bot": summary_ms(probe.steps_bot),
                 "loop_step_all": summary_ms(probe.steps_all),
+                "full_gc_pauses": summary_ms(GC_PAUSES),
                 "bot_errors": errors,
                 "bot_warnings": dict(probe.warnings.most_common(8)),
             }
@@ -854,7 +875,8 @@ def tables(result: dict[str, Any]) -> list[Table]:
             f" each click every {first['click_every_s']} s,"
             f" bursts of {first['burst']}; {first['accepted_actions']} actions in run 1; errors {errors};"
             f" per action (run 1): {kinds}; SimCord's share of click time {first['click_simcord_share']};"
-            f" max edits/5s per channel {first['max_edits_per_channel_5s']}"
+            f" max edits/5s per channel {first['max_edits_per_channel_5s']};"
+            f" full GC pauses (run 1) {first['full_gc_pauses']}"
         )
     t.notes.extend(notes)
     t.notes.append(

@@ -29,6 +29,7 @@ async def scenario(*, database: Path, seconds: int, off_loop: bool, step: float)
 
     import cogs.referee as referee_module
     from bench.e2e import (
+        GC_PAUSES,
         GameDriver,
         LiveTable,
         Person,
@@ -103,6 +104,7 @@ async def scenario(*, database: Path, seconds: int, off_loop: bool, step: float)
                 await people[0].actor.click(lobby, label="Start")
                 zipzaps.append(LiveTable("zipzap", channel, people[0].actor, people, lobby, table_id))
             probe = Probe(env)
+            GC_PAUSES.clear()
             undo.append(watch_loop(steps_bot, steps_all))
             wall0 = time.perf_counter()
             trap_moves = 0
@@ -138,6 +140,7 @@ async def scenario(*, database: Path, seconds: int, off_loop: bool, step: float)
         "hard_decisions": summary_ms(decisions, 1),
         "loop_step_bot": summary_ms(steps_bot),
         "loop_step_all": summary_ms(steps_all),
+        "full_gc_pauses": summary_ms(GC_PAUSES),
     }
 
 
@@ -170,6 +173,7 @@ def tables(result: dict[str, Any]) -> list[Table]:
             "stall max",
             "stall p99",
             "all steps max",
+            "full GC max",
             "hard decisions",
             "decision p50",
             "decision max",
@@ -177,13 +181,14 @@ def tables(result: dict[str, Any]) -> list[Table]:
     )
     for label, r in result.items():
         if "error" in r:
-            t.add(label, "error", r["error"][:60], "", "", "", "")
+            t.add(label, "error", r["error"][:60], "", "", "", "", "")
             continue
         t.add(
             label,
             r["loop_step_bot"]["max_ms"],
             r["loop_step_bot"]["p99_ms"],
             r["loop_step_all"]["max_ms"],
+            r["full_gc_pauses"]["max_ms"],
             r["hard_decisions"]["n"],
             r["hard_decisions"]["p50_ms"],
             r["hard_decisions"]["max_ms"],
