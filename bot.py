@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib.util
 import logging
 import os
@@ -163,9 +164,18 @@ class RefereeBot(commands.Bot):
         await self.ownership.claim()
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
         await self.changes.start(self.referee.on_table_changed)
+        # Everything loaded so far (modules, classes, the games) lives as long as the process:
+        # frozen, the collector stops walking it again and again, while resuming grows the heap
+        # and on every click after that. Once per process: a process that builds many bots (the
+        # tests) would otherwise freeze the cyclic garbage of the earlier ones for good.
+        first_start = gc.get_freeze_count() == 0
+        if first_start:
+            gc.freeze()
         resumed = await self.referee.resume()
         if resumed:
             log.info("resumed %d live tables", resumed)
+        if first_start:
+            gc.freeze()  # the resumed tables, likewise, until their games end
         self.scheduler.start()
         if self.sync_commands:
             await self._sync()

@@ -24,7 +24,7 @@ from typing import Any
 
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
-PARTS = ("engines", "e2e", "resume", "memory")
+PARTS = ("engines", "e2e", "stall", "resume", "memory")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -70,6 +70,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     g.add_argument(
         "--step", type=float, default=0.25, help="advance_time step in virtual s (default %(default)s)"
     )
+    g.add_argument("--runs", type=int, help="runs per end-to-end size, for the spread (default 3, quick 2)")
+    g.add_argument(
+        "--dm-tables",
+        type=int,
+        help="tables of 4 people, one on DM, for calls per action (default 20, quick 10; 0 = skip)",
+    )
+    g.add_argument("--no-floor", action="store_true", help="skip the minimal-bot floor")
     g.add_argument(
         "--e2e-games",
         default="zipzap",
@@ -80,6 +87,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         default=600.0,
         help="SimCord settle_timeout, real s (default %(default)s)",
+    )
+    g = p.add_argument_group("event loop stall")
+    g.add_argument(
+        "--stall-seconds", type=int, help="virtual seconds of the stall scenario (default 30, quick 10)"
     )
     g = p.add_argument_group("resume and memory")
     g.add_argument("--resume-tables", help="live-table counts (default 100,1000; quick 50,200)")
@@ -108,6 +119,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.e2e_sizes = [
         (n, seconds[min(i, len(seconds) - 1)], every[min(i, len(every) - 1)]) for i, n in enumerate(tables)
     ]
+    args.runs = args.runs or (2 if q else 3)
+    args.stall_seconds = args.stall_seconds or (10 if q else 30)
+    args.dm_tables = (10 if q else 20) if args.dm_tables is None else args.dm_tables
     args.resume_sizes = _ints(args.resume_tables or ("50,200" if q else "100,1000"))
     args.repeats = args.repeats or (2 if q else 3)
     args.memory_tables = args.memory_tables or (200 if q else 1000)
@@ -197,9 +211,20 @@ def main(argv: list[str] | None = None) -> int:
                 settle_timeout=args.settle_timeout,
                 progress=progress,
                 clicking=args.clicking_tables,
+                runs=args.runs,
+                dm_tables=args.dm_tables,
+                floor=not args.no_floor,
             )
             printed += e2e.tables(results["e2e"])
             lap("e2e")
+        if "stall" in args.parts:
+            from bench import stall
+
+            results["stall"] = stall.run(
+                workdir=tmp, seconds=args.stall_seconds, step=args.step, progress=progress
+            )
+            printed += stall.tables(results["stall"])
+            lap("stall")
         if "resume" in args.parts:
             from bench import resume
 

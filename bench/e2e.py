@@ -16,8 +16,10 @@ Everything is measured inside the bot by wrapping methods at runtime (nothing in
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
+import statistics
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -57,6 +59,7 @@ class GameDriver:
     computers: tuple[str, ...] = ()  # levels; empty = the game's levels in order
     options: dict[str, Any] = field(default_factory=lambda: {"speed": "relaxed"})
     choose: Callable[[Any], str | None] = first_playable
+    dm: int = 0  # how many of the people play from a DM panel (the last ones seated)
 
     def computer_levels(self, game: Any, seats: int) -> list[str]:
         wanted = list(self.computers) or list(game.computer_levels)
@@ -70,6 +73,8 @@ class GameDriver:
 
 # Zip Zap: two people and a casual and a sharp computer, four seats (the engines' default).
 DRIVERS: dict[str, GameDriver] = {"zipzap": GameDriver("zipzap", people=2, computers=("casual", "sharp"))}
+# The issue's "4 people, one on DM" table: every seat a person, the fourth plays by DM.
+DM_DRIVER = GameDriver("zipzap", people=4, dm=1)
 
 
 def driver_for(key: str) -> GameDriver:
@@ -92,6 +97,13 @@ class Probe:
     edits: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples: list[tuple[int, float]] = field(default_factory=list)
     warnings: Counter[str] = field(default_factory=Counter)
+    # Per click that was handled: (seconds from receipt to answered, seconds of it in SimCord,
+    # whether it committed a change).
+    clicks: list[tuple[float, float, bool]] = field(default_factory=list)
+    commits: list[float] = field(default_factory=list)  # Store.write, lock wait included
+    steps_bot: list[float] = field(default_factory=list)  # loop steps of the bot's own work
+    steps_all: list[float] = field(default_factory=list)  # every loop step, SimCord's too
+    sources: dict[int, tuple[int, int]] = field(default_factory=dict)  # interaction -> (channel, message)
 
     def virtual_now(self) -> float:
         return float(self.env.now().timestamp())
@@ -112,6 +124,93 @@ class _CountingHandler(logging.Handler):
         self.probe.warnings[f"{record.name}: {record.getMessage()[:70]}"] += 1
 
 
+@dataclass
+class _Click:
+    simcord_s: float = 0.0
+    committed: bool = False
+
+
+# The click being handled in this task (and the tasks it spawns), for the SimCord time split.
+_CLICK: contextvars.ContextVar[_Click | None] = contextvars.ContextVar("bench_click", default=None)
+
+
+def watch_simcord(probe_click: Callable[[], _Click | None]) -> Callable[[], None]:
+    """Time SimCord's own work (every REST call lands in simcord.http.router.dispatch, which
+    also echoes gateway events) so a click's handling splits into the bot's part and SimCord's."""
+    from simcord.http import router
+
+    original = router.dispatch
+
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            click = probe_click()
+            if click is not None:
+                click.simcord_s += time.perf_counter() - started
+
+    router.dispatch = dispatch
+
+    def undo() -> None:
+        router.dispatch = original
+
+    return undo
+
+
+def watch_loop(bot_steps: list[float], all_steps: list[float], floor: float = 0.0005) -> Callable[[], None]:
+    """The event loop's stalls: how long each callback or task step runs. While one runs nothing
+    else on the loop can, so the longest step is the longest any click or timer waited behind
+    another's work. Steps of the bot's own work (SimCord marks them with its bot scope) are kept
+    apart from SimCord's settling and from the bench's own driving task (the caller's task: it
+    runs SimCord's settle and time advance inside SimCord's bot scope, so the scope alone would
+    count them as the bot's). Steps under ``floor`` are not kept (there are millions)."""
+    from simcord import _runtime
+
+    scope = _runtime._BOT_SCOPE
+    original = asyncio.events.Handle._run
+    driver = asyncio.current_task()
+
+    def run(handle: Any) -> None:
+        started = time.perf_counter()
+        try:
+            original(handle)
+        finally:
+            took = time.perf_counter() - started
+            if took >= floor:
+                all_steps.append(took)
+                context = handle._context
+                task = getattr(handle._callback, "__self__", None)
+                if context is not None and context.get(scope) is not None and task is not driver:
+                    bot_steps.append(took)
+
+    asyncio.events.Handle._run = run  # type: ignore[method-assign]
+    import gc
+
+    began: list[float] = []
+
+    def collector(phase: str, info: dict[str, Any]) -> None:
+        # Full collections walk the whole heap, SimCord's request log included; kept apart so an
+        # outlier step can be told from the bot's own work.
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began:
+            GC_PAUSES.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(collector)
+
+    def undo() -> None:
+        asyncio.events.Handle._run = original  # type: ignore[method-assign]
+        gc.callbacks.remove(collector)
+
+    return undo
+
+
+GC_PAUSES: list[float] = []  # full collections during the last watched stretch, seconds
+
+
 def instrument(bot: Any, env: Any) -> Probe:
     probe = Probe(env)
     referee = bot.referee
@@ -122,6 +221,12 @@ def instrument(bot: Any, env: Any) -> Probe:
 
     def parse(data: Any) -> None:
         probe.received[int(data["id"])] = time.perf_counter()
+        message = data.get("message") or {}
+        if message.get("id"):
+            probe.sources[int(data["id"])] = (
+                int(message.get("channel_id") or data["channel_id"]),
+                int(message["id"]),
+            )
         parse_interaction(data)
 
     parsers["INTERACTION_CREATE"] = parse
@@ -129,15 +234,19 @@ def instrument(bot: Any, env: Any) -> Probe:
     def timed(kind_of: Callable[..., str], original: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(interaction: Any, *args: Any) -> None:
             entered = time.perf_counter()
+            click = _Click()
+            token = _CLICK.set(click)
             # Called, not wrapped in a task: the referee still takes the table lock before its
             # first await, so arrival order keeps deciding races exactly as without the probe.
             try:
                 await original(interaction, *args)
             finally:
+                _CLICK.reset(token)
                 done = time.perf_counter()
                 start = probe.received.pop(interaction.id, entered)
                 probe.handling[kind_of(*args)].append(done - start)
                 probe.queued.append(entered - start)
+                probe.clicks.append((done - start, click.simcord_s, click.committed))
 
         return handler
 
@@ -165,8 +274,23 @@ def instrument(bot: Any, env: Any) -> Probe:
 
     def on_change(_table: Any, _events: Any) -> None:
         probe.changes += 1
+        click = _CLICK.get()
+        if click is not None:
+            click.committed = True
 
     referee.on_change.append(on_change)
+
+    store = bot.store
+    original_write = store.write
+
+    async def write(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original_write(*args, **kwargs)
+        finally:
+            probe.commits.append(time.perf_counter() - started)
+
+    store.write = write
 
     # Exact virtual time of every edit of a channel message (the table message), per channel.
     http = bot.http
@@ -229,6 +353,8 @@ class Person:
     actor: Any
     panel: Any = None
     clicks: int = 0
+    dm: bool = False  # plays from a DM panel
+    dm_panel: int | None = None  # that panel's message id, once sent
 
 
 @dataclass
@@ -281,6 +407,7 @@ async def scenario(
     settle_timeout: float,
     progress: Callable[[str], None],
     clicking: int,
+    driver: GameDriver | None = None,
 ) -> dict[str, Any]:
     import simcord
 
@@ -288,10 +415,14 @@ async def scenario(
     from db.engine import migrate
     from rules import get_game
 
+    def driver_for(key: str) -> GameDriver:
+        return driver if driver is not None and driver.key == key else DRIVERS.get(key) or GameDriver(key)
+
     url = sqlite_url(database)
     await asyncio.to_thread(migrate, url)  # Alembic runs its own event loop: keep it off ours
     bot = create_bot(Settings(token=None, database_url=url))
     wall0 = time.perf_counter()
+    undo: list[Callable[[], None]] = []
     try:
         async with simcord.run(bot, settle_timeout=settle_timeout, check_errors=False) as env:
             probe = instrument(bot, env)
@@ -305,7 +436,10 @@ async def scenario(
                 key = available[i % len(available)]
                 drv = driver_for(key)
                 channel = guild.create_text_channel(f"table-{i}")
-                people = [Person(guild.add_member(env.create_user(f"p{i}x{j}"))) for j in range(drv.people)]
+                people = [
+                    Person(guild.add_member(env.create_user(f"p{i}x{j}")), dm=j >= drv.people - drv.dm)
+                    for j in range(drv.people)
+                ]
                 live.append(LiveTable(key, channel, people[0].actor, people))
 
             # Opening: the slash command is a SimCord verb (one at a time); the lobby clicks go in bursts.
@@ -337,6 +471,11 @@ async def scenario(
             probe.edits.clear()
             http0, changes0, virtual0 = len(env.http_requests), probe.changes, probe.virtual_now()
             probe.samples.clear()
+            probe.clicks.clear()
+            probe.commits.clear()
+            undo.append(watch_simcord(_CLICK.get))
+            GC_PAUSES.clear()
+            undo.append(watch_loop(probe.steps_bot, probe.steps_all))
             play0 = time.perf_counter()
             for r in range(rounds):
                 clicks: list[tuple[Any, Any, str, Callable[[Any], None] | None]] = []
@@ -358,6 +497,9 @@ async def scenario(
                     elapsed = time.perf_counter() - play0
                     progress(f"  round {r + 1}/{rounds}: {probe.changes - changes0} actions, {elapsed:.0f} s")
             play_s = time.perf_counter() - play0
+            for step_back in reversed(undo):
+                step_back()
+            undo.clear()
             virtual_s = probe.virtual_now() - virtual0
             log = env.http_requests[http0:]
             actions = probe.changes - changes0
@@ -371,6 +513,9 @@ async def scenario(
             sampled = {cid: max_in_window(times) for cid, times in sampled_edit_times(probe, http0).items()}
             finished = sum(1 for t in live if _status(bot, t) == "finished")
             errors = len(env.errors)
+            calls, redundant = call_breakdown(log, probe, {t.channel.id for t in live})
+            committed = [c for c in probe.clicks if c[2]]
+            refused = [c for c in probe.clicks if not c[2]]
             result = {
                 "tables": tables,
                 "games": sorted({t.key for t in live}),
@@ -406,10 +551,37 @@ async def scenario(
                 "channels_over_5_in_5s": sum(1 for n in exact.values() if n > 5),
                 "actions_per_virtual_s": round(actions / virtual_s, 2) if virtual_s else None,
                 "actions_per_wall_s": round(actions / play_s, 2) if play_s else None,
+                "people_on_dm_per_table": driver_for(available[0]).dm,
+                "calls_per_action": {k: round(n / actions, 3) for k, n in sorted(calls.items())}
+                if actions
+                else {},
+                "bot_token_calls_per_action": round(
+                    sum(n for k, n in calls.items() if k.startswith("bot-token")) / actions, 3
+                )
+                if actions
+                else None,
+                "redundant_edits": dict(redundant),
+                "redundant_edits_per_action": round(sum(redundant.values()) / actions, 3)
+                if actions
+                else None,
+                "click_committed": summary_ms([c[0] for c in committed]),
+                "click_refused": summary_ms([c[0] for c in refused]),
+                "click_committed_bot_only": summary_ms([c[0] - c[1] for c in committed]),
+                "click_simcord_share": round(
+                    sum(c[1] for c in probe.clicks) / sum(c[0] for c in probe.clicks), 3
+                )
+                if probe.clicks
+                else None,
+                "commit": summary_ms(probe.commits),
+                "loop_step_bot": summary_ms(probe.steps_bot),
+                "loop_step_all": summary_ms(probe.steps_all),
+                "full_gc_pauses": summary_ms(GC_PAUSES),
                 "bot_errors": errors,
                 "bot_warnings": dict(probe.warnings.most_common(8)),
             }
     finally:
+        for step_back in reversed(undo):
+            step_back()
         await bot.database.dispose()
     result["total_wall_s"] = round(time.perf_counter() - wall0, 2)
     return result
@@ -444,6 +616,8 @@ def _next_click(
     def keep(panel: Any) -> None:
         p.panel = panel
 
+    if p.dm:
+        return _next_dm_click(t, p, drv)
     if p.panel is None:
         return (p.actor, t.lobby, f"gt:{t.table_id}:hand", keep)
     choice = drv.choose(p.panel)
@@ -453,6 +627,135 @@ def _next_click(
             return (p.actor, t.lobby, f"gt:{t.table_id}:hand", keep)
         choice = refresh[0]
     return (p.actor, p.panel, choice, None)
+
+
+def _next_dm_click(
+    t: LiveTable, p: Person, drv: GameDriver
+) -> tuple[Any, Any, str, Callable[[Any], None] | None]:
+    """A DM player: "Hand by DM" first, then they click the DM panel (as the user, not the member)."""
+    user = p.actor.user
+
+    def remember(_answer: Any) -> None:
+        history = user.dm_channel.history() if user.dm_channel is not None else []
+        p.dm_panel = history[-1].id if history else None
+
+    if p.dm_panel is None:
+        return (p.actor, t.lobby, f"gt:{t.table_id}:dm", remember)
+    # History gives snapshots: read the panel afresh each time.
+    panel = next(m for m in user.dm_channel.history() if m.id == p.dm_panel)
+    choice = drv.choose(panel)
+    if choice is None:
+        refresh = [c for c in _custom_ids(panel) if c.endswith(":refresh")]
+        if not refresh:
+            p.dm_panel = None
+            return (p.actor, t.lobby, f"gt:{t.table_id}:dm", remember)
+        choice = refresh[0]
+    return (user, panel, choice, None)
+
+
+CALLBACK = re.compile(r"^/interactions/(\d+)/([^/]+)/callback$")
+WEBHOOK_MESSAGE = re.compile(r"^/webhooks/\d+/([^/]+)/messages/(@original|\d+)$")
+CHANNEL_MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+
+
+def _shown(payload: Any) -> Any:
+    """What a message shows, from a REST body (callback data, webhook or message edit)."""
+    if not isinstance(payload, dict):
+        return payload
+    return {k: payload.get(k) for k in ("content", "embeds", "components", "attachments")}
+
+
+def call_breakdown(
+    log: list[Any], probe: Probe, table_channels: set[int]
+) -> tuple[Counter[str], Counter[str]]:
+    """REST calls by who pays for them, and the redundant edits among them.
+
+    Interaction callbacks and interaction-token (webhook) edits are per click and cost nothing of
+    the bot's own rate limits; bot-token calls (channel messages, DMs) do. An edit is redundant
+    when it sends a message exactly what it already shows: the same content, embeds, components
+    and attachments as the last callback or edit that drew it (a click's answer on that message,
+    or an earlier edit through the same token or of the same message)."""
+    shown: dict[tuple[Any, ...], Any] = {}
+    calls: Counter[str] = Counter()
+    redundant: Counter[str] = Counter()
+    for entry in log:
+        path, method, body = entry.path, entry.method, entry.json
+        match = CALLBACK.match(path)
+        if match:
+            calls["interaction callbacks"] += 1
+            kind = (body or {}).get("type")
+            data = (body or {}).get("data")
+            if kind in (4, 7) and data is not None:
+                shown[("token", match.group(2))] = _shown(data)
+                source = probe.sources.get(int(match.group(1)))
+                if kind == 7 and source is not None:
+                    shown[("message", *source)] = _shown(data)
+            continue
+        match = WEBHOOK_MESSAGE.match(path)
+        if match:
+            if method == "PATCH":
+                calls["interaction-token edits"] += 1
+                key = ("token", match.group(1))
+                if shown.get(key) == _shown(body):
+                    redundant["interaction-token edits"] += 1
+                shown[key] = _shown(body)
+            else:
+                calls[f"interaction-token {method}"] += 1
+            continue
+        if path.startswith("/channels/"):
+            channel = int(path.split("/")[2])
+            where = "channel" if channel in table_channels else "DM"
+            calls[f"bot-token calls ({where})"] += 1
+            match = CHANNEL_MESSAGE.match(path)
+            if match and match.group(2) and method == "PATCH":
+                key = ("message", channel, int(match.group(2)))
+                if shown.get(key) == _shown(body):
+                    redundant[f"bot-token edits ({where})"] += 1
+                shown[key] = _shown(body)
+            continue
+        if path.startswith("/users/@me/channels"):
+            calls["bot-token calls (DM)"] += 1
+            continue
+        calls[f"other {method}"] += 1
+    return calls, redundant
+
+
+SPREAD = (
+    "click_committed.p50_ms",
+    "click_committed.p99_ms",
+    "click_refused.p99_ms",
+    "click_committed_bot_only.p99_ms",
+    "click_simcord_share",
+    "commit.p50_ms",
+    "commit.p99_ms",
+    "loop_step_bot.max_ms",
+    "loop_step_bot.p99_ms",
+    "rest_per_action",
+    "bot_token_calls_per_action",
+    "redundant_edits_per_action",
+    "floor_click.p99_ms",
+    "committed_p99_over_floor",
+)
+
+
+def _get(result: dict[str, Any], path: str) -> Any:
+    value: Any = result
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def spread(attempts: list[dict[str, Any]]) -> dict[str, dict[str, float] | None]:
+    """Median, min and max over the runs of each headline figure: one run's p99 is an anecdote."""
+    out: dict[str, dict[str, float] | None] = {}
+    for path in SPREAD:
+        values = [v for v in (_get(a, path) for a in attempts if "error" not in a) if v is not None]
+        out[path] = (
+            {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": len(values)}
+            if values
+            else None
+        )
+    return out
 
 
 def run(
@@ -465,87 +768,122 @@ def run(
     settle_timeout: float,
     progress: Callable[[str], None],
     clicking: int,
+    runs: int = 1,
+    dm_tables: int = 0,
+    floor: bool = True,
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for tables, rounds, click_every in sizes:
-        progress(
-            f"e2e: {tables} tables, {rounds} virtual s, people click every {click_every} s, bursts of {burst}"
-        )
-        try:
-            out[str(tables)] = asyncio.run(
-                scenario(
-                    database=workdir / f"e2e-{tables}.sqlite3",
-                    tables=tables,
-                    rounds=rounds,
-                    click_every=click_every,
-                    burst=burst,
-                    step=step,
-                    games=games,
-                    settle_timeout=settle_timeout,
-                    progress=progress,
-                    clicking=clicking,
-                )
-            )
-        except Exception as error:
-            import traceback
+    """Each size ``runs`` times; the largest size's runs also measure the floor right after each
+    run (same machine, same moment), and a scenario of ``dm_tables`` four-person tables with one
+    person on DM gives the bot-token calls per action."""
+    from bench import floor as floor_bench
 
-            out[str(tables)] = {
-                "error": f"{type(error).__name__}: {error}",
-                "trace": traceback.format_exc(limit=8),
-            }
+    out: dict[str, Any] = {}
+    plans: list[tuple[str, int, int, int, GameDriver | None]] = [
+        (str(n), n, rounds, every, None) for n, rounds, every in sizes
+    ]
+    if dm_tables:
+        plans.append((f"{dm_tables} dm", dm_tables, sizes[0][1], 1, DM_DRIVER))
+    largest = max(n for n, _, _ in sizes)
+    for label, tables, rounds, click_every, driver in plans:
+        attempts: list[dict[str, Any]] = []
+        for attempt in range(runs):
+            progress(
+                f"e2e: {label} tables, run {attempt + 1}/{runs}: {rounds} virtual s,"
+                f" people click every {click_every} s, bursts of {burst}"
+            )
+            try:
+                result = asyncio.run(
+                    scenario(
+                        database=workdir / f"e2e-{label.replace(' ', '-')}-{attempt}.sqlite3",
+                        tables=tables,
+                        rounds=rounds,
+                        click_every=click_every,
+                        burst=burst,
+                        step=step,
+                        games=games,
+                        settle_timeout=settle_timeout,
+                        progress=progress,
+                        clicking=clicking,
+                        driver=driver,
+                    )
+                )
+                if floor and driver is None and tables == largest:
+                    # As many clicking tables and the same bursts as the run it is compared with.
+                    people_tables = min(clicking, tables)
+                    progress(f"  floor: minimal bot, {people_tables} tables, bursts of {burst}")
+                    base = floor_bench.run(
+                        database=workdir / f"floor-{attempt}.sqlite3",
+                        tables=people_tables,
+                        rounds=max(3, rounds // click_every),
+                        burst=burst,
+                        step=step,
+                    )
+                    result["floor_click"] = base["click"]
+                    ours = result["click_committed"]["p99_ms"]
+                    if ours and base["click"]["p99_ms"]:
+                        result["committed_p99_over_floor"] = round(ours / base["click"]["p99_ms"], 2)
+            except Exception as error:
+                import traceback
+
+                result = {"error": f"{type(error).__name__}: {error}", "trace": traceback.format_exc(limit=8)}
+            attempts.append(result)
+        out[label] = {"runs": attempts, "spread": spread(attempts)}
     return {"scenarios": out}
+
+
+def _fmt_spread(entry: dict[str, float] | None, digits: int = 1) -> str:
+    if not entry:
+        return "—"
+    if entry["runs"] == 1:
+        return f"{entry['median']:.{digits}f}"
+    return f"{entry['median']:.{digits}f} [{entry['min']:.{digits}f}–{entry['max']:.{digits}f}]"
 
 
 def tables(result: dict[str, Any]) -> list[Table]:
     t = Table(
-        "End to end: the real bot in SimCord (play phase; times from receipt to acknowledgement)",
-        [
-            "tables",
-            "actions",
-            "clicks",
-            "click p50",
-            "click p99",
-            "panel p50",
-            "panel p99",
-            "act p50",
-            "act p99",
-            "REST/action",
-            "max edits/5s",
-            "wall s",
-        ],
-    )
+        "End to end: the real bot in SimCord (play phase) — median [min–max] over the runs",
+        ["tables", "committed p50", "committed p99", "bot's own p99", "refused p99", "floor p99", "×floor",
+         "commit p50", "commit p99", "loop step max", "REST/act", "bot-token/act", "redundant/act"],
+    )  # fmt: skip
     notes = []
-    for size, r in result["scenarios"].items():
-        if "error" in r:
-            t.add(size, "error", r["error"][:60], *[""] * 9)
+    for size, scenario_result in result["scenarios"].items():
+        s = scenario_result["spread"]
+        first = next((r for r in scenario_result["runs"] if "error" not in r), None)
+        if first is None:
+            t.add(size, "error", scenario_result["runs"][0]["error"][:60], *[""] * 10)
             continue
-        allh = r["handling_all"]
-        panel = r["handling"].get("panel action", {})
-        person = r["act"].get("person", {})
         t.add(
             size,
-            r["accepted_actions"],
-            r["person_clicks"],
-            allh["p50_ms"],
-            allh["p99_ms"],
-            panel.get("p50_ms"),
-            panel.get("p99_ms"),
-            person.get("p50_ms"),
-            person.get("p99_ms"),
-            r["rest_per_action"],
-            f"{r['max_edits_per_channel_5s']} ({r['max_edits_per_channel_5s_sampled']})",
-            r["setup_wall_s"] + r["play_wall_s"],
+            _fmt_spread(s["click_committed.p50_ms"]),
+            _fmt_spread(s["click_committed.p99_ms"]),
+            _fmt_spread(s["click_committed_bot_only.p99_ms"]),
+            _fmt_spread(s["click_refused.p99_ms"]),
+            _fmt_spread(s["floor_click.p99_ms"]),
+            _fmt_spread(s["committed_p99_over_floor"], 2),
+            _fmt_spread(s["commit.p50_ms"]),
+            _fmt_spread(s["commit.p99_ms"]),
+            _fmt_spread(s["loop_step_bot.max_ms"]),
+            _fmt_spread(s["rest_per_action"], 2),
+            _fmt_spread(s["bot_token_calls_per_action"], 2),
+            _fmt_spread(s["redundant_edits_per_action"], 2),
         )
-        kinds = ", ".join(f"{k} {v}" for k, v in r["rest_per_action_by_kind"].items())
+        kinds = ", ".join(f"{k} {v}" for k, v in first["calls_per_action"].items())
+        errors = sum(r.get("bot_errors", 0) for r in scenario_result["runs"])
         notes.append(
-            f"{size} tables: {r['play_virtual_s']:.0f} virtual s,"
-            f" people at {r['clicking_tables']} tables click, each once every {r['click_every_s']} s"
-            f" in bursts of {r['burst']}; games {','.join(r['games'])}; errors {r['bot_errors']},"
-            f" warnings {sum(r['bot_warnings'].values())}; REST per action: {kinds}"
+            f"{size}: {first['play_virtual_s']:.0f} virtual s, people at {first['clicking_tables']} tables"
+            f" ({first['people_on_dm_per_table']} per table on DM),"
+            f" each click every {first['click_every_s']} s,"
+            f" bursts of {first['burst']}; {first['accepted_actions']} actions in run 1; errors {errors};"
+            f" per action (run 1): {kinds}; SimCord's share of click time {first['click_simcord_share']};"
+            f" max edits/5s per channel {first['max_edits_per_channel_5s']};"
+            f" full GC pauses (run 1) {first['full_gc_pauses']}"
         )
     t.notes.extend(notes)
     t.notes.append(
-        "times in ms; click = every button interaction, panel = card clicks on hand panels,"
-        " act = Referee.act (engine + commit) for people; max edits: exact (sampled after each step)"
+        "times in ms, from receipt to answered; committed = clicks that committed a change, refused ="
+        " the rest (too slow, not your turn, refresh); bot's own = committed minus time inside SimCord;"
+        " floor = a minimal discord.py bot answering after one SQLite commit, same harness and bursts;"
+        " commit = Store.write incl. waiting its turn; loop step = the longest one callback of the bot"
+        " ran on the event loop (nothing else ran meanwhile)"
     )
     return [t]

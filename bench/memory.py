@@ -141,7 +141,9 @@ def _seats(players: int, levels: list[str]) -> list[Any]:
     ]
 
 
-async def _commit_games(url: str, key: str, target: int, seed: int) -> dict[str, Any]:
+async def _commit_games(
+    url: str, key: str, target: int, seed: int, wal: Path | None = None
+) -> dict[str, Any]:
     from bench.engines import default_players
     from db.engine import Database
     from db.models import utcnow
@@ -157,6 +159,16 @@ async def _commit_games(url: str, key: str, target: int, seed: int) -> dict[str,
     commits: list[float] = []
     snapshot_bytes: list[int] = []
     actions = games = 0
+    wal_bytes = None
+    if wal is not None:
+        # Every frame a commit appends stays in the WAL until we look (no automatic checkpoint),
+        # so its size is what the actions wrote, not what is left after folding it in.
+        from sqlalchemy import event
+
+        def no_autocheckpoint(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.cursor().execute("PRAGMA wal_autocheckpoint=0")
+
+        event.listen(database.engine.sync_engine, "connect", no_autocheckpoint)
     try:
         while actions < target:
             s = seed + games
@@ -225,11 +237,14 @@ async def _commit_games(url: str, key: str, target: int, seed: int) -> dict[str,
                 commits.append(time.perf_counter() - started)
                 actions += 1
             games += 1
+        if wal is not None and wal.exists():
+            wal_bytes = wal.stat().st_size  # read before the last connection closes and folds it in
     finally:
         await database.dispose()
     return {
         "games": games,
         "actions": actions,
+        "wal_bytes_per_action": round(wal_bytes / actions) if wal_bytes and actions else None,
         "commit": summary_ms(commits),
         "snapshot_bytes_p50": percentile(snapshot_bytes, 50),
     }
@@ -243,7 +258,8 @@ def db_growth(workdir: Path, key: str, target: int, seed: int) -> dict[str, Any]
     migrate(url)
     checkpoint(path)
     empty = sqlite_files_size(path)
-    out = asyncio.run(_commit_games(url, key, target, seed))
+    checkpoint(path)
+    out = asyncio.run(_commit_games(url, key, target, seed, wal=Path(f"{path}-wal")))
     checkpoint(path)
     size = sqlite_files_size(path)
     out |= {
@@ -302,24 +318,35 @@ def tables(result: dict[str, Any]) -> list[Table]:
         out.append(t)
     d = Table(
         "Database size per 1,000 actions (SQLite file incl. WAL, after checkpoint)",
-        ["game", "games", "actions", "KiB/1000 actions", "snapshot bytes", "commit p50 ms", "commit p99 ms"],
+        [
+            "game",
+            "games",
+            "actions",
+            "KiB/1000 actions",
+            "WAL KiB/action",
+            "snapshot bytes",
+            "commit p50 ms",
+            "commit p99 ms",
+        ],
     )
     for key, r in result.get("database", {}).items():
         if "error" in r:
-            d.add(key, "error", r["error"][:60], "", "", "", "")
+            d.add(key, "error", r["error"][:60], "", "", "", "", "")
             continue
         d.add(
             key,
             r["games"],
             r["actions"],
             r["bytes_per_1000_actions"] / 1024,
+            (r.get("wal_bytes_per_action") or 0) / 1024,
             r["snapshot_bytes_p50"],
             r["commit"]["p50_ms"],
             r["commit"]["p99_ms"],
         )
     d.notes.append(
         "whole self-play games replayed through Store.commit_action,"
-        " one transaction per action, synchronous=FULL"
+        " one transaction per action, synchronous=FULL; KiB/1000 actions is what stays in the file,"
+        " WAL KiB/action what each commit wrote (WAL frames, no checkpoint during the run)"
     )
     out.append(d)
     return out

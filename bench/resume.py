@@ -73,7 +73,7 @@ async def add_live_tables(url: str, start: int, count: int, seed: int) -> None:
                     break
             await store.start_game(
                 table_id,
-                version=2 + len(record.actions),
+                version=1,  # the first change of a new row (the version check wants row + 1)
                 seats=seats,
                 state=state.to_json(),
                 log=[f"The game begins with {PLAYERS} players."],
@@ -148,6 +148,51 @@ async def time_query(url: str) -> float:
         await database.dispose()
 
 
+async def _fresh(url: str) -> dict[str, Any]:
+    """In a brand-new interpreter: the whole setup_hook (with gc.freeze as the bot does it), and
+    the resume() inside it, timed apart."""
+    started = time.perf_counter()
+    bot = fresh_bot(url)
+    imported = time.perf_counter() - started
+    timing: dict[str, float] = {}
+    original = bot.referee.resume
+
+    async def resume() -> int:
+        began = time.perf_counter()
+        try:
+            return await original()
+        finally:
+            timing["resume_s"] = time.perf_counter() - began
+
+    bot.referee.resume = resume
+    try:
+        began = time.perf_counter()
+        await bot.setup_hook()
+        timing["setup_hook_s"] = time.perf_counter() - began
+        timing["tables"] = len(bot.referee.tables)
+    finally:
+        await _close(bot)
+    return {"import_and_build_s": round(imported, 4)} | {k: round(v, 4) for k, v in timing.items()}
+
+
+def time_fresh_process(url: str) -> dict[str, Any]:
+    """``python -m bench.resume fresh <url>``: nothing cached in the process, the first resume."""
+    import json
+    import subprocess
+    import sys
+
+    from bench.common import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.resume", "fresh", url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
     # The first resume in this process also pays one-off costs (lazy imports, first connection to
     # a cold file); kept apart as "first", the repeats after it give the steady figure.
@@ -155,6 +200,7 @@ async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
     resume = [await time_resume(url, n) for _ in range(repeats)]
     hook = [await time_setup_hook(url) for _ in range(repeats)]
     query = [await time_query(url) for _ in range(repeats)]
+    fresh = [await asyncio.to_thread(time_fresh_process, url) for _ in range(repeats)]
     resume_s = statistics.median(r[0] for r in resume)
     hook_s = statistics.median(h[0] for h in hook)
     return {
@@ -167,6 +213,8 @@ async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
         "setup_hook_s": round(hook_s, 4),
         "setup_hook_min_s": round(min(h[0] for h in hook), 4),
         "load_rows_s": round(statistics.median(query), 4),
+        "fresh_process_resume_s": [f["resume_s"] for f in fresh],
+        "fresh_process_setup_hook_s": [f["setup_hook_s"] for f in fresh],
         "ready_after_resume": min(r[1] for r in resume),
         "ready_after_setup_hook": min(h[1] for h in hook),
     }
@@ -212,11 +260,19 @@ def run(*, workdir: Path, sizes: list[int], repeats: int, progress: Callable[[st
 def tables(result: dict[str, Any]) -> list[Table]:
     t = Table(
         "Restart: a fresh bot resuming N live tables from SQLite (median of repeats)",
-        ["tables", "resume() s", "ms/table", "setup_hook s", "load rows s", "ready"],
+        [
+            "tables",
+            "resume() s",
+            "ms/table",
+            "setup_hook s",
+            "load rows s",
+            "fresh process resume() s",
+            "ready",
+        ],
     )
     for n, r in result["sizes"].items():
         if "error" in r:
-            t.add(n, "error", r["error"][:70], "", "", "")
+            t.add(n, "error", r["error"][:70], "", "", "", "")
             continue
         t.add(
             n,
@@ -224,10 +280,22 @@ def tables(result: dict[str, Any]) -> list[Table]:
             r["resume_ms_per_table"],
             r["setup_hook_s"],
             r["load_rows_s"],
+            " / ".join(f"{x:.3f}" for x in r["fresh_process_resume_s"]),
             f"{r['ready_after_resume']}/{r['tables']}",
         )
     t.notes.append(
         f"{result['game']}, {result['players']} seats (2 people, 2 computers), mid-game states;"
-        " setup_hook = buttons + cogs + resume + scheduler start, without command sync"
+        " setup_hook = buttons + cogs + resume + scheduler start, without command sync;"
+        " fresh process = each run in a new interpreter (python -m bench.resume fresh), first resume"
     )
     return [t]
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "fresh":
+        print(json.dumps(asyncio.run(_fresh(sys.argv[2]))))
+    else:
+        raise SystemExit("usage: python -m bench.resume fresh <database url>")

@@ -4,10 +4,16 @@
 touched it, or a DM message edited directly) and keeps each one following the table, at most once
 a second, drawing only committed state. A panel that can no longer be edited (dismissed, token
 expired, DMs closed) is simply forgotten: the next click or "My hand" opens a fresh one.
+
+No wasted call: a refresh that would send exactly what the panel already shows (the same embed
+and components as the click answer or edit that drew it last) is not sent. DM panels are edited
+with the bot's own token, so each DM channel has an edit budget like a table's channel (5 per
+5 s, shared by every table that person follows by DM).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +26,7 @@ import discord
 from cogs.common import reply
 from cogs.components import view_of
 from cogs.failures import Failure, classify
+from cogs.rendering import EditBudget
 from cogs.scheduler import Scheduler
 from cogs.table import Table
 
@@ -43,6 +50,14 @@ class OpenPanel:
     version: int
     edited: datetime | None = None
     nav: str | None = None  # panel-only steps (a picked card) survive the live refresh
+    shown: int | None = None  # what it shows now (``shown``), to never send the same again
+
+
+def shown(embed: discord.Embed, view: discord.ui.View | None) -> int:
+    """A fingerprint of what a panel shows: its embed and its components (custom_ids included,
+    so a redraw that only moves the buttons to a new version still counts as a change)."""
+    components = view.to_components() if view is not None else None
+    return hash(json.dumps([embed.to_dict(), components], sort_keys=True, default=str))
 
 
 class Panels:
@@ -57,6 +72,7 @@ class Panels:
         self._lookup = lookup
         self._draw = draw
         self.open: dict[tuple[int, int], OpenPanel] = {}
+        self.dm_budget = EditBudget()  # per DM channel
 
     def forget(self, table_id: int, seat: int) -> None:
         self.open.pop((table_id, seat), None)
@@ -76,8 +92,13 @@ class Panels:
             key = f"panel{tid}:{seat}"  # not under the table's prefix: the game-over edit must survive
             if self.scheduler.when(key) is not None:
                 continue
-            due = (panel.edited or now) + PANEL_REFRESH
-            self.scheduler.at(key, max(due, now), partial(self._refresh, tid, seat))
+            due = max((panel.edited or now) + PANEL_REFRESH, now + self._dm_wait(panel, now))
+            self.scheduler.at(key, due, partial(self._refresh, tid, seat))
+
+    def _dm_wait(self, panel: OpenPanel, now: datetime) -> timedelta:
+        if panel.message is None:
+            return timedelta(0)
+        return timedelta(seconds=self.dm_budget.wait(panel.message.channel.id, now))
 
     async def _refresh(self, table_id: int, seat: int) -> None:
         panel = self.open.get((table_id, seat))
@@ -88,6 +109,11 @@ class Panels:
         person = table.seats[seat] if seat < len(table.seats) else None
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
             self.forget(table_id, seat)
+            return
+        wait = self._dm_wait(panel, now)
+        if wait > timedelta(0):
+            # This person's DM channel has spent its edits: draw whatever is latest then.
+            self.scheduler.at(f"panel{table_id}:{seat}", now + wait, partial(self._refresh, table_id, seat))
             return
         async with table.lock:  # only committed state is drawn
             if panel.version == table.version:
@@ -100,15 +126,20 @@ class Panels:
                 embed = discord.Embed(title="Game over", description="See the table for the results.")
                 view = None
                 self.forget(table_id, seat)
-            panel.version, panel.edited = table.version, now
+            panel.version = table.version
+            drawing = shown(embed, view)
+            if drawing == panel.shown:
+                return  # exactly what it shows already: nothing to send
+            panel.shown, panel.edited = drawing, now
         try:
             if panel.message is not None:
+                self.dm_budget.spend(panel.message.channel.id, now)
                 await panel.message.edit(embed=embed, view=view)
             elif panel.interaction is not None:
                 await panel.interaction.edit_original_response(embed=embed, view=view)
         except (discord.HTTPException, OSError) as error:
             if classify(error) is Failure.TRANSIENT:
-                panel.version = -1  # try again at the next change
+                panel.version, panel.shown = -1, None  # try again at the next change
             else:
                 self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
 
@@ -127,16 +158,19 @@ class Panels:
         """Answer with the seat's panel. False if Discord refused the answer (the caller decides
         whether anything else must be said another way); the change behind it stands."""
         embed, items = self._draw(table, seat, note, nav)
+        view = view_of(items)
         try:
             if edit:
-                await interaction.response.edit_message(embed=embed, view=view_of(items))
+                await interaction.response.edit_message(embed=embed, view=view)
             else:
-                await interaction.response.send_message(embed=embed, view=view_of(items), ephemeral=True)
+                await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
             return False
         now = self.scheduler.now()
-        self.open[(table.id, seat)] = OpenPanel(interaction, None, now, table.version, now, nav)
+        self.open[(table.id, seat)] = OpenPanel(
+            interaction, None, now, table.version, now, nav, shown(embed, view)
+        )
         return True
 
     async def answer_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
@@ -155,13 +189,17 @@ class Panels:
         """The seat's panel by DM. Returns False (after answering with the panel here) when the
         person's DMs are closed."""
         embed, items = self._draw(table, seat, None, None)
+        view = view_of(items)
         try:
-            message = await interaction.user.send(embed=embed, view=view_of(items))
+            message = await interaction.user.send(embed=embed, view=view)
         except (discord.HTTPException, OSError):
             note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
             await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()
-        self.open[(table.id, seat)] = OpenPanel(None, message, now, table.version, now)
+        self.dm_budget.spend(message.channel.id, now)
+        self.open[(table.id, seat)] = OpenPanel(
+            None, message, now, table.version, now, None, shown(embed, view)
+        )
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
         return True

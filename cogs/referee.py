@@ -43,6 +43,7 @@ from cogs.pings import Announcer
 from cogs.rendering import TableMessages
 from cogs.scheduler import Scheduler
 from cogs.table import SeatInfo, Table
+from cogs.thinking import Thinker, thinks_long
 from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict, SeatResult, Store
 from rules import get_game
@@ -108,6 +109,11 @@ class Referee:
         self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
         self.announcer = Announcer(self.messages, scheduler)
         self._computers: dict[tuple[str, str, str], ComputerPlayer] = {}
+        # Slow computers think in worker processes (cogs/thinking.py); per (table, seat), the
+        # version their current thought or booked move is for, and the thought under way.
+        self.thinker = Thinker()
+        self._thought_for: dict[tuple[int, int], int] = {}
+        self._thinking: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._members: dict[tuple[int, int], datetime] = {}
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
@@ -337,35 +343,46 @@ class Referee:
 
     # --- computer players ------------------------------------------------------------------
 
+    def _computer_settings(self, game_key: str, persona: str) -> dict[str, Any]:
+        settings: dict[str, Any] = {"speed": self.computer_speed}
+        if getattr(get_game(game_key), "computer_persona", False):
+            settings["persona"] = persona
+        return settings
+
     def computer(self, game_key: str, level: str, persona: str = "") -> ComputerPlayer:
         """Computer players are stateless deciders, shared per (game, level[, persona]).
 
         Games whose computers have a taste (``computer_persona = True`` on the Game) get one
         per seat name, so the same computer keeps the same taste from game to game."""
-        game = get_game(game_key)
-        personal = bool(getattr(game, "computer_persona", False))
-        key = (game_key, level, persona if personal else "")
+        settings = self._computer_settings(game_key, persona)
+        key = (game_key, level, settings.get("persona", ""))
         if key not in self._computers:
-            settings: dict[str, Any] = {"speed": self.computer_speed}
-            if personal:
-                settings["persona"] = persona
-            self._computers[key] = game.computer_player(level, **settings)
+            self._computers[key] = get_game(game_key).computer_player(level, **settings)
         return self._computers[key]
 
     def plan_computers(self, table: Table) -> None:
-        """Each computer seat looks at its own view and decides what to reach for, and when."""
+        """Each computer seat looks at its own view and decides what to reach for, and when.
+
+        A quick player decides here, on the loop. A player that ``thinks_long`` (a search) only
+        starts a thought in a worker process here (``_think``); nothing here waits for it."""
         if table.status != "playing" or table.state is None:
             return
         for seat in table.seats:
             key = f"t{table.id}:cpu{seat.seat}"
             if not seat.is_computer:
+                self._stop_thinking(table.id, seat.seat)
                 table.planned.pop(seat.seat, None)
                 self.scheduler.cancel(key)
                 continue
             legal = table.state.legal_actions(seat.seat)
             choice = None
-            player = self.computer(table.game.key, seat.computer_level or REPLACEMENT_LEVEL, seat.name)
-            rng = random.Random(f"{table.seed}:{table.version}:{seat.seat}")
+            level = seat.computer_level or REPLACEMENT_LEVEL
+            player = self.computer(table.game.key, level, seat.name)
+            if legal and thinks_long(player):
+                self._think(table, seat.seat, level, seat.name, legal)
+                continue
+            self._stop_thinking(table.id, seat.seat)
+            rng = random.Random(self._seed(table, seat.seat))
             view = table.state.view(seat.seat)
             if legal:
                 choice = player.choose(view, legal, rng)
@@ -379,13 +396,112 @@ class Referee:
             delay = player.reaction_time(view, choice, rng)
             self.scheduler.after(key, delay, partial(self._on_computer, table.id, seat.seat, choice))
 
-    async def _on_computer(self, table_id: int, seat: int, action: str) -> None:
+    @staticmethod
+    def _seed(table: Table, seat: int) -> str:
+        # One generator per (table, version, seat): the same state always gets the same decision,
+        # on the loop or in a worker, before or after a restart.
+        return f"{table.seed}:{table.version}:{seat}"
+
+    def _think(self, table: Table, seat: int, level: str, persona: str, legal: list[str]) -> None:
+        """Start a slow computer's thought about the table as it is now, unless one about this
+        very version is already under way or has already booked its move."""
+        slot = (table.id, seat)
+        key = f"t{table.id}:cpu{seat}"
+        if self.thinker.closed:
+            return  # shutting down: no new thoughts
+        if self._thought_for.get(slot) == table.version and (
+            slot in self._thinking or self.scheduler.when(key) is not None
+        ):
+            return
+        # The table moved on: whatever was thought or booked for an older version is dropped.
+        self._stop_thinking(table.id, seat)
+        table.planned.pop(seat, None)
+        self.scheduler.cancel(key)
+        assert table.state is not None
+        self._thought_for[slot] = table.version
+        thought = self._thought(
+            table.id,
+            seat,
+            table.version,
+            table.game.key,
+            level,
+            self._computer_settings(table.game.key, persona),
+            table.state.view(seat),
+            legal,
+            self._seed(table, seat),
+        )
+        task = asyncio.get_running_loop().create_task(thought, name=f"think:{key}")
+        self._thinking[slot] = task
+        task.add_done_callback(partial(self._thought_done, slot))
+
+    def _thought_done(self, slot: tuple[int, int], task: asyncio.Task[None]) -> None:
+        if self._thinking.get(slot) is task:
+            del self._thinking[slot]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a computer's thought failed at table %s", slot[0], exc_info=task.exception())
+
+    def _stop_thinking(self, table_id: int, seat: int) -> None:
+        slot = (table_id, seat)
+        self._thought_for.pop(slot, None)
+        task = self._thinking.pop(slot, None)
+        if task is not None:
+            task.cancel()
+
+    async def _thought(
+        self,
+        table_id: int,
+        seat: int,
+        version: int,
+        game_key: str,
+        level: str,
+        settings: dict[str, Any],
+        view: Any,
+        legal: list[str],
+        seed: str,
+    ) -> None:
+        """Think in a worker, then book the move through the scheduler like any computer's —
+        but only if the table is still at ``version``, the one the thought was about. Any change
+        in between (a timer's move, a seat taken over, a reload) has already started a new
+        thought for the new version and cancelled this one; the check catches a result that
+        arrives in the same instant."""
+        choice, delay = await self.thinker.decide(game_key, level, settings, view, legal, seed)
+        table = self.tables.get(table_id)
+        if table is None:
+            self._thought_for.pop((table_id, seat), None)
+            return  # the table ended meanwhile
+        if table.version != version or self._thought_for.get((table_id, seat)) != version:
+            return  # stale: thought about a table that has moved on
+        if choice is None:
+            return
+        table.planned[seat] = choice
+        self.scheduler.after(
+            f"t{table_id}:cpu{seat}", delay, partial(self._on_computer, table_id, seat, choice, version)
+        )
+
+    def stop_thinking(self) -> None:
+        """Drop every thought under way and stop the worker processes (shutting down)."""
+        for task in self._thinking.values():
+            task.cancel()
+        self._thinking.clear()
+        self._thought_for.clear()
+        self.thinker.shutdown()
+
+    async def _on_computer(self, table_id: int, seat: int, action: str, version: int | None = None) -> None:
         """A computer's move. A database failure raises, and the scheduler tries the same move
-        again with backoff (it is checked for legality again then)."""
+        again with backoff (it is checked for legality again then).
+
+        A quick computer's move is played if it is still legal (it re-plans on every change, so a
+        move still booked is still its choice). A slow computer's move carries the ``version`` it
+        was thought out for and is played only at exactly that version; otherwise it re-plans."""
         table = self.tables.get(table_id)
         if table is None:
             return
         async with table.lock:
+            if version is not None and version != table.version:
+                # Thought out for a table that has moved on. The change that moved it started a
+                # new thought, which this leaves alone (plan_computers keeps a current one).
+                self.plan_computers(table)
+                return
             table.planned.pop(seat, None)
             if table.status != "playing" or table.state is None or not table.seats[seat].is_computer:
                 return
@@ -1105,3 +1221,4 @@ class Referee:
         except TimeoutError:
             log.warning("shutdown: gave up waiting after %.0f s", timeout)
         self.scheduler.stop()
+        self.stop_thinking()

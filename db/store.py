@@ -109,7 +109,7 @@ class Store:
         seed: int,
         seats: Sequence[SeatSpec],
     ) -> int:
-        async with self.db.sessions() as session:
+        async with self.db.writer(), self.db.sessions() as session:
             row = Game(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -132,13 +132,13 @@ class Store:
 
     async def discard_table(self, game_id: int) -> None:
         """Remove a lobby whose message could never be posted: nobody ever saw it."""
-        async with self.db.sessions() as session, session.begin():
+        async with self.db.writer(), self.db.sessions() as session, session.begin():
             await session.execute(delete(Game).where(Game.id == game_id, Game.version == 0))
 
     async def set_table_message(self, game_id: int, message_id: int) -> None:
         """Where the table is drawn. Not a change of the game, so no version bump; a table that
         ended meanwhile keeps the message it had."""
-        async with self.db.sessions() as session, session.begin():
+        async with self.db.writer(), self.db.sessions() as session, session.begin():
             await session.execute(
                 update(Game)
                 .where(Game.id == game_id, Game.status.in_(LIVE_STATUSES))
@@ -148,7 +148,7 @@ class Store:
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         """Presentation settings kept with the table (e.g. where its thread's parent line is);
         not a change of the game, so no version bump."""
-        async with self.db.sessions() as session, session.begin():
+        async with self.db.writer(), self.db.sessions() as session, session.begin():
             await session.execute(update(Game).where(Game.id == game_id).values(options=options))
 
     async def write(
@@ -167,48 +167,20 @@ class Store:
         """One change of a table in one transaction: the row (checked against ``version - 1``),
         then optionally its seats, the action row (seat, action, actor) at ``seq = version``, the
         results with standings and ratings, and the game's secret signals
-        (``{"round", "team", "seat", "gesture"}`` each)."""
-        async with self.db.sessions() as session, session.begin():
-            moved = await session.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.version == version - 1)
-                .values(version=version, updated_at=utcnow(), **values)
-            )
-            if moved.rowcount != 1:
-                raise Conflict(game_id, version - 1)
-            if action is not None:
-                seat, name, actor_id = action
-                await session.execute(
-                    insert(ActionRow).values(
-                        game_id=game_id,
-                        seq=version,
-                        seat=seat,
-                        action=name,
-                        actor_id=actor_id,
-                        created_at=utcnow(),
-                    )
-                )
-            if seats is not None:
-                await session.execute(delete(Seat).where(Seat.game_id == game_id))
-                session.add_all([_seat_row(s, game_id) for s in seats])
-            if results is not None:
-                assert seats is not None and guild_id is not None and game is not None
+        (``{"round", "team", "seat", "gesture"}`` each).
+
+        Core statements on a bare connection (no ORM unit of work: it cost more than the SQL on
+        every click); only a game's end, which rates players, opens an ORM session for
+        ``_record_results``. On SQLite, commits take turns (``Database.writer``)."""
+        async with self.db.writer():
+            if results is None:
+                async with self.db.engine.begin() as connection:
+                    await _write_rows(connection, game_id, version, values, seats, action, signals)
+                return
+            assert seats is not None and guild_id is not None and game is not None
+            async with self.db.sessions() as session, session.begin():
+                await _write_rows(session, game_id, version, values, seats, action, signals)
                 await _record_results(session, game_id, guild_id, game, seats, results)
-            if signals:
-                await session.execute(
-                    insert(Signal),
-                    [
-                        {
-                            "game_id": game_id,
-                            "round": s["round"],
-                            "team": s.get("team"),
-                            "seat": s.get("seat"),
-                            "gesture": s["gesture"],
-                            "created_at": utcnow(),
-                        }
-                        for s in signals
-                    ],
-                )
 
     # The named changes below are the shapes the referee writes; each is one ``write``.
 
@@ -359,6 +331,68 @@ def _seat_row(spec: SeatSpec, game_id: int | None = None) -> Seat:
     if game_id is not None:
         row.game_id = game_id
     return row
+
+
+def _seat_values(spec: SeatSpec, game_id: int) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seat": spec.seat,
+        "user_id": spec.user_id,
+        "name": spec.name,
+        "computer_level": spec.computer_level,
+        "team": spec.team,
+        "prefers_dm": spec.prefers_dm,
+        "left_at": spec.left_at,
+    }
+
+
+async def _write_rows(
+    target: Any,
+    game_id: int,
+    version: int,
+    values: dict[str, Any],
+    seats: Sequence[SeatSpec] | None,
+    action: tuple[int | None, str, int | None] | None,
+    signals: Sequence[dict[str, Any]],
+) -> None:
+    """The statements of one ``Store.write`` on a connection or a session (both ``execute``)."""
+    now = utcnow()
+    moved = await target.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.version == version - 1)
+        .values(version=version, updated_at=now, **values)
+        .execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:
+        raise Conflict(game_id, version - 1)
+    if action is not None:
+        seat, name, actor_id = action
+        await target.execute(
+            insert(ActionRow).values(
+                game_id=game_id, seq=version, seat=seat, action=name, actor_id=actor_id, created_at=now
+            )
+        )
+    if seats is not None:
+        await target.execute(
+            delete(Seat).where(Seat.game_id == game_id).execution_options(synchronize_session=False)
+        )
+        if seats:
+            await target.execute(insert(Seat), [_seat_values(s, game_id) for s in seats])
+    if signals:
+        await target.execute(
+            insert(Signal),
+            [
+                {
+                    "game_id": game_id,
+                    "round": s["round"],
+                    "team": s.get("team"),
+                    "seat": s.get("seat"),
+                    "gesture": s["gesture"],
+                    "created_at": now,
+                }
+                for s in signals
+            ],
+        )
 
 
 def _standing(row: PlayerStats) -> StandingRow:

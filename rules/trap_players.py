@@ -372,6 +372,9 @@ class TrapPlayer:
 
     level = "base"
     reaction = (1.5, 3.0)  # seconds for a move; drops are quicker
+    # A player whose decision can take long enough to hold up other tables (a search); the bot
+    # runs its decisions off the event loop.
+    thinks_long = False
 
     def __init__(self, speed: float = 1.0) -> None:
         if speed <= 0:
@@ -477,6 +480,7 @@ class MediumPlayer(TrapPlayer):
 class HardPlayer(TrapPlayer):
     level = "hard"
     reaction = (1.0, 3.0)
+    thinks_long = True
 
     def __init__(self, speed: float = 1.0, node_budget: int = HARD_NODE_BUDGET) -> None:
         super().__init__(speed)

@@ -1,0 +1,75 @@
+"""No wasted Discord call: a panel is never sent what it already shows, and a person's DM channel
+gets at most 5 panel edits in any 5 seconds, however many tables they follow there."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from bench.e2e import call_breakdown, max_in_window
+from tests.e2e.simhelpers import reply_text
+from tests.e2e.zipzap_driver import Player, open_lobby, play_to_end
+
+DM_EDIT = re.compile(r"^/channels/(\d+)/messages/\d+$")
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_dm_channel_gets_at_most_five_edits_in_five_seconds(simcord_env, simcord_bot):
+    """Alice follows two busy tables (three quick computers each) by DM: both panels live in her
+    one DM channel. Over 30 s of play, every edit of her DM messages is timed (virtual clock,
+    sampled after each quarter-second step): never more than 5 in any closed 5-second window.
+
+    Seen to fail without the per-DM budget (each panel only kept to once a second): 12 edits in
+    a 5-second window."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.computer_speed = 0.2
+    guild = env.create_guild()
+    alice = guild.add_member(env.create_user("alice"))
+    for name in ("one", "two"):
+        channel = guild.create_text_channel(name)
+        await alice.slash(channel, "zipzap new", seats=4, speed="fast")
+        lobby = channel.last_message
+        for _ in range(3):
+            await alice.click(lobby, label="Add computer: casual")
+        await alice.click(lobby, label="Start")
+        answer = await alice.click(lobby, label="Hand by DM")
+        assert "sent your hand to your DMs" in reply_text(answer)
+    dm = alice.user.dm_channel.id
+    times: list[float] = []
+    seen = len(env.http_requests)
+    for _ in range(120):
+        await env.advance_time(0.25)
+        now = env.now().timestamp()
+        for entry in env.http_requests[seen:]:
+            match = DM_EDIT.match(entry.path)
+            if entry.method == "PATCH" and match and int(match.group(1)) == dm:
+                times.append(now)
+        seen = len(env.http_requests)
+    assert len(times) >= 10, "both panels were kept live"
+    assert max_in_window(times) <= 5
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_no_panel_is_sent_what_it_already_shows(simcord_env, simcord_bot):
+    """A whole game of two people clicking their ephemeral panels and a third on DM, with a
+    computer: every edit of a panel (through its interaction token or, by DM, the bot's token)
+    changes what that message shows.
+
+    Seen to fail when Panels._refresh lost both of its checks (same version, same drawing): 157
+    live refreshes re-sent panels that a click's own answer had just drawn."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 4
+    t = await open_lobby(env, seats=4, speed="fast", people=("alice", "bob", "cara"))
+    alice, bob, cara = t["actors"]
+    lobby, channel = t["lobby"], t["channel"]
+    await alice.click(lobby, label="Start")
+    await cara.click(lobby, label="Hand by DM")
+    players = [Player(alice, channel, lobby), Player(bob, channel, lobby)]
+    await play_to_end(env, players, channel, tick=0.5)
+    calls, redundant = call_breakdown(env.http_requests, SimpleNamespace(sources={}), {channel.id})
+    assert calls["interaction-token edits"] + calls["bot-token calls (DM)"] > 5, "panels were kept live"
+    assert sum(redundant.values()) == 0, redundant
+    assert not env.errors
