@@ -21,6 +21,7 @@ from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from rules.base import Event
 from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
+from rules.words import plural
 
 GAME = GiftTrap()
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
@@ -464,9 +465,9 @@ class GiftTrapUI:
             lines += self._choice_lines(table, view)
             todo = []
             if my["to_give"]:
-                todo.append(f"{len(my['to_give'])} gift(s) still to give")
+                todo.append(f"{plural(len(my['to_give']), 'gift')} still to give")
             if my["to_rank"]:
-                todo.append(f"{len(my['to_rank'])} token(s) still to place")
+                todo.append(f"{plural(len(my['to_rank']), 'token')} still to place")
             lines.append(
                 "\n👉 " + (" · ".join(todo) + "." if todo else "All set: press **Ready** to lock it in.")
             )

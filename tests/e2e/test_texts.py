@@ -14,19 +14,26 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.gifttrap import GiftTrapUI
 from cogs.spytrap import SpyTrapUI
 from cogs.table import SeatInfo, Table
+from cogs.trap import TrapUI
 from cogs.zaptrap import ZapTrapUI
 from cogs.zipzap import ZipZapUI
 from rules.base import Event, Game, State
+from rules.gifttrap import GiftTrap
 from rules.selfplay import play_game
 from rules.spytrap import SpyTrap
+from rules.trap import Trap
 from rules.words import article, plural
 from rules.zaptrap import ZapOrTrap
 from rules.zipzap import ZipZap
 
 NAMES = ["alice", "bob", "carol", "dan", "erin", "fay"]
-NOUNS = "card|point|pt|File|round|draw|player|spy|spie|swap|bid|pile|set|team|gift|second"
+NOUNS = (
+    "card|point|pt|File|round|draw|player|spy|spie|swap|bid|pile|set|team|gift|second"
+    "|token|piece|pawn|arrow|move|space"
+)
 ADJECTIVE = "(?:(?:counting|special|double|single|solid|wild|new|used) )?"
 # "1 cards", "1 counting Files": a 1 (not part of a bigger number or a "+1") before a plural noun.
 ONE_PLURAL = re.compile(rf"(?<![\w.,+−-])1 {ADJECTIVE}(?:{NOUNS})s\b")
@@ -113,7 +120,7 @@ class Reader:
 def play_and_read(game: Game[Any], ui: Any, players: int, seed: int, options: dict[str, Any]) -> Reader:
     reader = Reader(game, ui, players, options)
     play_game(
-        game, players, options, seed, ["sharp", "casual"],
+        game, players, options, seed, list(game.computer_levels[-1:] + game.computer_levels[:1]),
         on_action=lambda state, _seat, _action, events: reader.read(state, events),
     )  # fmt: skip
     assert reader.table is not None and reader.table.state is not None and reader.table.state.is_over()
@@ -137,6 +144,8 @@ GAMES = [
     ("spytrap", SpyTrap(), SpyTrapUI, 4, 12, {}),
     ("zaptrap", ZapOrTrap(), ZapTrapUI, 3, 4, {}),
     ("zaptrap", ZapOrTrap(), ZapTrapUI, 4, 6, {}),
+    ("gifttrap", GiftTrap(), GiftTrapUI, 4, 7, {"track_length": 8}),
+    ("trap", Trap(), TrapUI, 2, 3, {"quick_setup": True}),
 ]
 
 
@@ -147,6 +156,8 @@ def test_every_count_agrees_and_every_article_fits_over_a_whole_game(
     reader = play_and_read(game, ui_class(), players, seed, options)
     assert len(reader.lines) > 200
     assert slips(reader.lines) == []
+    if key == "trap":
+        return  # Trap shows counts as "lost: 1" and coordinates, never "1 <noun>"
     # The game did show singular counts, so the check above had something to catch.
     singular = re.compile(rf"(?<![\w.,+−-])1 {ADJECTIVE}(?:{NOUNS})\b")
     assert any(singular.search(line) for line in reader.lines), "no count of 1 was ever shown"
