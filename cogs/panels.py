@@ -110,11 +110,6 @@ class Panels:
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
             self.forget(table_id, seat)
             return
-        wait = self._dm_wait(panel, now)
-        if wait > timedelta(0):
-            # This person's DM channel has spent its edits: draw whatever is latest then.
-            self.scheduler.at(f"panel{table_id}:{seat}", now + wait, partial(self._refresh, table_id, seat))
-            return
         async with table.lock:  # only committed state is drawn
             if panel.version == table.version:
                 return  # a click's own answer already drew this version
@@ -125,15 +120,27 @@ class Panels:
             else:
                 embed = discord.Embed(title="Game over", description="See the table for the results.")
                 view = None
-                self.forget(table_id, seat)
-            panel.version = table.version
             drawing = shown(embed, view)
             if drawing == panel.shown:
+                panel.version = table.version
                 return  # exactly what it shows already: nothing to send
+            # Check and spend the DM channel's budget with no await in between: several tables
+            # refresh panels in the same DM, and each must see the others' edits.
+            now = self.scheduler.now()
+            wait = self._dm_wait(panel, now)
+            if wait > timedelta(0):
+                # This person's DM channel has spent its edits: draw whatever is latest then.
+                key = f"panel{table_id}:{seat}"
+                self.scheduler.at(key, now + wait, partial(self._refresh, table_id, seat))
+                return
+            if panel.message is not None:
+                self.dm_budget.spend(panel.message.channel.id, now)
+            if table.status != "playing":
+                self.forget(table_id, seat)
+            panel.version = table.version
             panel.shown, panel.edited = drawing, now
         try:
             if panel.message is not None:
-                self.dm_budget.spend(panel.message.channel.id, now)
                 await panel.message.edit(embed=embed, view=view)
             elif panel.interaction is not None:
                 await panel.interaction.edit_original_response(embed=embed, view=view)
