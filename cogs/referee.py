@@ -211,6 +211,8 @@ class Referee:
         self._forget(table)
         for seat in range(len(table.seats)):
             self.panels.forget(table.id, seat)
+        if table.foreign:
+            return  # its owner draws it
         self.messages.keep_closed(table)
         self.messages.request(table)
         self.messages.spawn(self._update_thread_line(table))
