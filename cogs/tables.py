@@ -23,24 +23,24 @@ class TablesCog(commands.Cog):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    @table.command(name="hand", description="Show your hand (same as the My hand button)")
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        referee = self.bot.referee
-        table = referee.table_in(interaction.channel_id)
+    async def _table_here(self, interaction: discord.Interaction[Any]) -> Any:
+        """The table in the channel the command came from, or None after saying there is none."""
+        table = self.bot.referee.table_in(interaction.channel_id)
         if table is None:
             await reply(interaction, "There's no table in this channel.")
-            return
-        await referee.on_table_button(interaction, table.id, "hand", None)
+        return table
+
+    @table.command(name="hand", description="Show your hand (same as the My hand button)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        if (table := await self._table_here(interaction)) is not None:
+            await self.bot.referee.on_table_button(interaction, table.id, "hand", None)
 
     @table.command(name="status", description="Who the table waits on, and its clocks (only you see it)")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
-        referee = self.bot.referee
-        table = referee.table_in(interaction.channel_id)
-        if table is None:
-            await reply(interaction, "There's no table in this channel.")
+        if (table := await self._table_here(interaction)) is None:
             return
         async with table.lock:  # draw committed state only
-            embed = referee.drawing.status_embed(table)
+            embed = self.bot.referee.drawing.status_embed(table)
         with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
