@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,17 +48,30 @@ class OpenPanel:
     interaction: discord.Interaction[Any] | None
     message: discord.Message | None
     opened: datetime
-    version: int
+    stamp: int  # the version its buttons carry: the state it was drawn from
     edited: datetime | None = None
     nav: str | None = None  # panel-only steps (a picked card) survive the live refresh
     shown: int | None = None  # what it shows now (``shown``), to never send the same again
+    # The latest version it is known to still show rightly: the stamp, or a later version whose
+    # drawing for this seat came out the same (then it is left alone, and its clicks still count).
+    current: int = -1
+
+    def __post_init__(self) -> None:
+        self.current = max(self.current, self.stamp)
+
+
+# The version in a panel button's custom_id ("ga:<table>:<version>:<action>", and "gs:" for
+# selects) is not something its owner sees: two drawings that differ only there show the same.
+STAMP = re.compile(r'"(g[as]:\d+:)\d+:')
 
 
 def shown(embed: discord.Embed, view: discord.ui.View | None) -> int:
-    """A fingerprint of what a panel shows: its embed and its components (custom_ids included,
-    so a redraw that only moves the buttons to a new version still counts as a change)."""
+    """A fingerprint of what a panel shows its owner: its embed and its components, with the
+    version stamped in the custom_ids left out. A seat's panel is redrawn only when this changes,
+    that is when the seat's own view or its options changed, not whenever anyone acted."""
     components = view.to_components() if view is not None else None
-    return hash(json.dumps([embed.to_dict(), components], sort_keys=True, default=str))
+    text = json.dumps([embed.to_dict(), components], sort_keys=True, default=str)
+    return hash(STAMP.sub(r'"\1*:', text))
 
 
 class Panels:
@@ -87,7 +101,7 @@ class Panels:
         """Bring every open panel of this table up to date, each at most once a second."""
         now = self.scheduler.now()
         for (tid, seat), panel in list(self.open.items()):
-            if tid != table.id or panel.version == table.version:
+            if tid != table.id or panel.current == table.version:
                 continue
             key = f"panel{tid}:{seat}"  # not under the table's prefix: the game-over edit must survive
             if self.scheduler.when(key) is not None:
@@ -111,8 +125,8 @@ class Panels:
             self.forget(table_id, seat)
             return
         async with table.lock:  # only committed state is drawn
-            if panel.version == table.version:
-                return  # a click's own answer already drew this version
+            if panel.current == table.version:
+                return  # a click's own answer already drew this version, or it looks the same
             view: discord.ui.View | None
             if table.status == "playing":
                 embed, items = self._draw(table, seat, None, panel.nav)
@@ -122,8 +136,8 @@ class Panels:
                 view = None
             drawing = shown(embed, view)
             if drawing == panel.shown:
-                panel.version = table.version
-                return  # exactly what it shows already: nothing to send
+                panel.current = table.version
+                return  # exactly what it shows already: nothing to send, and its buttons still count
             # Check and spend the DM channel's budget with no await in between: several tables
             # refresh panels in the same DM, and each must see the others' edits.
             now = self.scheduler.now()
@@ -137,7 +151,7 @@ class Panels:
                 self.dm_budget.spend(panel.message.channel.id, now)
             if table.status != "playing":
                 self.forget(table_id, seat)
-            panel.version = table.version
+            panel.stamp = panel.current = table.version
             panel.shown, panel.edited = drawing, now
         try:
             if panel.message is not None:
@@ -146,9 +160,25 @@ class Panels:
                 await panel.interaction.edit_original_response(embed=embed, view=view)
         except (discord.HTTPException, OSError) as error:
             if classify(error) is Failure.TRANSIENT:
-                panel.version, panel.shown = -1, None  # try again at the next change
+                panel.current, panel.shown = -1, None  # try again at the next change
             else:
                 self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
+
+    def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
+        """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
+        comes from the seat's open panel, and drawing that panel now shows its owner exactly the
+        same (same cards, same options, same text). Then nothing the person could see changed,
+        and a refusal as "too slow" would only punish them for someone else's unrelated move.
+        Called under the table's lock, on committed state."""
+        panel = self.open.get((table.id, seat))
+        if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
+            return False
+        if panel.current != table.version:
+            embed, items = self._draw(table, seat, None, panel.nav)
+            if shown(embed, view_of(items)) != panel.shown:
+                return False
+            panel.current = table.version
+        return True
 
     # --- answering a click -----------------------------------------------------------------
 

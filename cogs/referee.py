@@ -897,7 +897,7 @@ class Referee:
         *,
         panel: bool,
     ) -> None:
-        if version != table.version and not self._still_meant(table, version, action):
+        if version != table.version and not self._still_meant(table, seat, version, action):
             # Quote the news only if it is news since that panel (private choices log nothing).
             news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
             note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
@@ -913,15 +913,18 @@ class Referee:
         else:
             await self.panels.answer_over(interaction, edit=panel)
 
-    def _still_meant(self, table: Table, version: int, action: str) -> bool:
-        """Whether a click from an older panel may go to the engine anyway: the game says the
-        action means the same whatever changed (version_free), and nothing that changes what it
-        means (a new round, say: the same card codes come back) happened since (the epoch)."""
-        ui = self.uis[table.game.key]
-        version_free = getattr(ui, "version_free", None)
-        if version_free is None or not version_free(action):
+    def _still_meant(self, table: Table, seat: int, version: int, action: str) -> bool:
+        """Whether a click from an older panel may go to the engine anyway, as long as nothing
+        that changes what it means (a new round, say: the same card codes come back) happened
+        since (the epoch): either the game says the action means the same whatever changed
+        (version_free), or the seat's panel would be drawn now exactly as it was then (another
+        seat's move that this person can't see, or that changes nothing of theirs)."""
+        if version < table.epoch_since:
             return False
-        return version >= table.epoch_since
+        version_free = getattr(self.uis[table.game.key], "version_free", None)
+        if version_free is not None and version_free(action):
+            return True
+        return self.panels.still_shown(table, seat, version)
 
     def _track_epoch(self, table: Table) -> None:
         epoch = getattr(self.uis[table.game.key], "epoch", None)

@@ -73,3 +73,47 @@ async def test_no_panel_is_sent_what_it_already_shows(simcord_env, simcord_bot):
     assert calls["interaction-token edits"] + calls["bot-token calls (DM)"] > 5, "panels were kept live"
     assert sum(redundant.values()) == 0, redundant
     assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_panel_is_left_alone_while_its_owners_view_is_unchanged_and_still_counts(
+    simcord_env, simcord_bot
+):
+    """Zap or Trap's secret signals: alice and bob each have their panel open with the signal
+    select. Alice picks hers; bob sees nothing of it (it is secret), so his panel is not edited,
+    even though the table's version moved and his panel's buttons still carry the old one. He
+    then picks his signal from that panel, seconds later: it counts, with no "too slow".
+
+    Seen to fail (1) with the version stamp back in the panel fingerprint (panels.shown): bob's
+    panel was edited a second after alice's pick; and (2) with ``Panels.still_shown`` answering
+    False: bob's pick was refused as "Too slow" and changed nothing."""
+    from tests.e2e.zaptrap_driver import Person as ZapPerson
+    from tests.e2e.zaptrap_driver import open_lobby as open_zaptrap
+    from tests.e2e.zaptrap_driver import panel_version, select_id
+
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 7
+    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
+    await t["host"].click(t["lobby"], label="Start")
+    alice, bob = (ZapPerson(env, a, t["channel"], t["lobby"], "smirk") for a in t["actors"][:2])
+    table = bot.referee.tables[1]
+    assert table.state.phase == "signals"
+    await alice.open_hand()
+    await bob.open_hand()
+    drawn_at = panel_version(bob.panel)
+    assert drawn_at == table.version
+    bob_token = bot.referee.panels.open[(table.id, bob.seat)].interaction.token
+    seen = len(env.http_requests)
+
+    await alice.choose_signal("smirk")
+    assert table.version == drawn_at + 1, "alice's pick moved the table on"
+    await env.advance_time(3)  # well past the once-a-second live refresh
+    edits = [e for e in env.http_requests[seen:] if e.method == "PATCH" and bob_token in e.path]
+    assert edits == [], "bob's panel shows exactly what it showed: no edit"
+
+    menu = select_id(bob.panel)
+    assert menu == f"gs:{table.id}:{drawn_at}:signal-", "his panel still carries the old version"
+    result = await bob.actor.select(bob.panel, ["wink"], custom_id=menu)
+    assert "Too slow" not in reply_text(result), reply_text(result)
+    assert table.version == drawn_at + 2, "bob's pick from his untouched panel counted"
+    assert not env.errors
