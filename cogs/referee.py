@@ -707,6 +707,8 @@ class Referee:
                 embed = self.lobby.embed(table, note)
             try:
                 await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                if table.table_message_id is not None:
+                    self.messages.drawn(table, table.table_message_id, (embed, items, files))
                 if table.status != "lobby":
                     # The game's first drawing counts against the channel's edits, so the next
                     # redraws pace themselves from it; lobby answers are rare and never race.
@@ -861,9 +863,17 @@ class Referee:
         await self.act(table, seat, action, interaction.user.id)  # IllegalAction → a reason, via _guarded
         if seconds:
             self._public_uses[key] = now
-        # The table shows what happened; a silent acknowledgement keeps the channel quiet.
+        # The table shows what happened. A click on the table message itself is answered by
+        # redrawing it: at once, and through the interaction, not the bot's own edit budget (the
+        # edit booked by the change then finds it drawn already and sends nothing).
         try:
-            await interaction.response.defer()
+            if self._on_table_message(interaction, table) and table.table_message_id is not None:
+                drawing = self.drawing.draw(table)
+                embed, items, files = drawing
+                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                self.messages.drawn(table, table.table_message_id, drawing)
+            else:
+                await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet
         except (discord.HTTPException, OSError) as error:
             log.info("could not acknowledge a public click: %s", error)
 

@@ -1,17 +1,21 @@
 """The public table message: coalesced edits within the channel's budget, posts, and recovery.
 
 ``TableMessages`` owns everything about the message a table is drawn on: the per-channel edit
-budget, which tables have an edit in flight or pending, and what to do when Discord refuses (a
-deleted message is posted again; a channel that is gone or refuses the bot makes the table
-unreachable, which the referee turns into an abandoned game after a grace period). It only ever
-draws what the referee has committed: the referee calls ``request`` after a change, and the
-drawing itself is the referee's ``draw`` (so a stopped table draws as stopped, and a pending redraw
-can never bring back a live-looking table).
+budget, the pace of each table's edits (at most one every 1.5 s; what the message shows now, so
+an edit that would change nothing is never sent), which tables have an edit in flight or
+pending, and what to do when Discord refuses (a deleted message is posted again; a channel that
+is gone or refuses the bot makes the table unreachable, which the referee turns into an abandoned
+game after a grace period). It only ever draws what the referee has committed: the referee calls
+``request`` after a change, and the drawing itself is the referee's ``draw`` (so a stopped table
+draws as stopped, and a pending redraw can never bring back a live-looking table).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import io
+import json
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
@@ -33,6 +37,11 @@ log = logging.getLogger(__name__)
 # Discord allows a handful of edits per channel every few seconds; stay inside 5 per 5 s.
 EDITS_PER_WINDOW = 5
 EDIT_WINDOW = timedelta(seconds=5)
+# During play, one table's message is edited at most every 1.5 s. Changes that come faster are drawn
+# together a moment later (the "Latest" lines list each of them), so a quick exchange costs one
+# edit instead of several, and a busy table can't spend its whole channel's budget in a burst
+# while other tables in the channel wait.
+TABLE_EDIT_SPACING = timedelta(seconds=1.5)
 # A passing failure (429, 5xx) of an edit: draw again this much later.
 RETRY_SECONDS = 3.0
 # Tables that ended keep their last drawing here until it is on Discord (and a little after, for
@@ -64,6 +73,17 @@ class EditBudget:
         self._edits.setdefault(channel_id, deque()).append(now)
 
 
+def fingerprint(drawing: Drawing) -> int | None:
+    """What a table message shows: its embed, its components and its attachments' bytes (None
+    if an attachment is not in memory: then it can't be told apart, and is always sent)."""
+    embed, items, files = drawing
+    if not all(isinstance(f.fp, io.BytesIO) for f in files):
+        return None
+    attached = [(f.filename, hashlib.sha1(f.fp.getvalue()).hexdigest()) for f in files]  # type: ignore[attr-defined]
+    shown = [embed.to_dict(), view_of(items).to_components(), attached]
+    return hash(json.dumps(shown, sort_keys=True, default=str))
+
+
 class TableMessages:
     def __init__(
         self,
@@ -84,6 +104,10 @@ class TableMessages:
         self._draw = draw
         self._unreachable = unreachable
         self._reached = reached
+        # What each table message shows now (message id, ``fingerprint``), so an edit that would
+        # send exactly that again (a private choice that logs nothing public) is never sent.
+        self._shown: dict[int, tuple[int, int | None]] = {}
+        self._edited: dict[int, datetime] = {}  # when each table message was last drawn
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
         self.closed: OrderedDict[int, Table] = OrderedDict()
@@ -94,7 +118,9 @@ class TableMessages:
         self.closed[table.id] = table
         self.closed.move_to_end(table.id)
         while len(self.closed) > CLOSED_KEPT:
-            self.closed.popitem(last=False)
+            gone, _ = self.closed.popitem(last=False)
+            self._shown.pop(gone, None)
+            self._edited.pop(gone, None)
 
     def table(self, table_id: int) -> Table | None:
         return self._lookup(table_id) or self.closed.get(table_id)
@@ -111,7 +137,7 @@ class TableMessages:
         key = f"render{table.id}"  # outside the table's timer prefix: the final edit must survive
         if self.scheduler.when(key) is not None:
             return  # an edit is already booked; it will draw whatever is latest then
-        wait = self.budget.wait(table.channel_id, self.scheduler.now())
+        wait = self._wait(table)
         if wait <= 0:
             self.spawn(self._render(table.id))
         else:
@@ -120,6 +146,22 @@ class TableMessages:
     def spent(self, table: Table) -> None:
         """An edit of the table message made some other way (an interaction's own answer)."""
         self.budget.spend(table.channel_id, self.scheduler.now())
+
+    def drawn(self, table: Table, message_id: int, drawing: Drawing) -> None:
+        """The table message now shows ``drawing`` (drawn here, or by a click's own answer)."""
+        self._shown[table.id] = (message_id, fingerprint(drawing))
+        self._edited[table.id] = self.scheduler.now()
+
+    def _wait(self, table: Table) -> float:
+        """Seconds until this table's message may be edited: its channel's budget, and during
+        play at most one edit every TABLE_EDIT_SPACING for the table itself (a lobby's seats and
+        a table's end are drawn as soon as the channel allows)."""
+        now = self.scheduler.now()
+        wait = self.budget.wait(table.channel_id, now)
+        edited = self._edited.get(table.id)
+        if edited is not None and table.status == "playing":
+            wait = max(wait, (edited + TABLE_EDIT_SPACING - now).total_seconds())
+        return wait
 
     async def flush(self) -> None:
         """Draw every table whose edit is still booked, now, budget or not (shutting down)."""
@@ -142,24 +184,32 @@ class TableMessages:
         table = self.table(table_id)
         if table is None or table.table_message_id is None:
             return
-        wait = self.budget.wait(table.channel_id, self.scheduler.now())
+        wait = self._wait(table)
         if wait > 0 and not force:
             self.scheduler.after(f"render{table.id}", wait, partial(self._render, table.id))
             return
+        # From here until it is on Discord, a change only marks the table dirty: two renders of
+        # one table never overlap (the lock below is awaited, and a change may come meanwhile).
         self._rendering.add(table.id)
-        self.spent(table)
         retry = False
         try:
             # Draw under the lock, so a change half-way through its commit is never drawn; send
             # outside it, so clicks never wait on Discord.
             async with table.lock:
-                embed, items, files = self._draw(table)
+                drawing = self._draw(table)
                 message_id = table.table_message_id
-            message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-            await message.edit(embed=embed, view=view_of(items), attachments=files)
+            shows = self._shown.get(table.id)
+            if shows is None or shows[1] is None or shows != (message_id, fingerprint(drawing)):
+                # Otherwise the message shows exactly this already: a call saved, budget kept.
+                self.spent(table)
+                embed, items, files = drawing
+                message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
+                await message.edit(embed=embed, view=view_of(items), attachments=files)
+                self.drawn(table, message_id, drawing)
             if table.unreachable_since is not None:
                 self._reached(table)
         except (discord.HTTPException, OSError) as error:
+            self._shown.pop(table.id, None)  # not known what it shows now: draw in full next time
             failure = classify(error)
             if failure is Failure.MESSAGE_GONE:
                 await self._repost(table)
@@ -179,7 +229,8 @@ class TableMessages:
     async def _repost(self, table: Table) -> None:
         """Someone deleted the table message: post the table again (its buttons live there)."""
         async with table.lock:
-            embed, items, files = self._draw(table)
+            drawing = self._draw(table)
+        embed, items, files = drawing
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
             message = await channel.send(embed=embed, view=view_of(items), files=files)
@@ -192,6 +243,7 @@ class TableMessages:
             return
         log.info("table %s message was deleted; posted it again as %s", table.id, message.id)
         table.table_message_id = message.id
+        self.drawn(table, message.id, drawing)
         if table.unreachable_since is not None:
             self._reached(table)
         try:

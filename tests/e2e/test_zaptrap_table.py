@@ -149,6 +149,7 @@ async def test_refused_clicks_explain_why_and_change_nothing(simcord_env, simcor
     table = t["table"]
     alice = t["people"][0]
     erin = t["guild"].add_member(env.create_user("erin"))
+    await env.advance_time(1.5)  # the deal is drawn with the table's next paced edit
     palette = current(t["channel"], t["lobby"])
     think = custom_id_for(palette, "gesture-think")
     assert think is not None, "the public palette is on the table"

@@ -1,0 +1,88 @@
+"""The public table message costs the bot's own Discord budget: it is edited only when what it
+shows changes, and at most once a second and a half per table (cogs/rendering.py)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+
+from cogs.rendering import TABLE_EDIT_SPACING
+from tests.e2e.zaptrap_driver import Person as ZapPerson
+from tests.e2e.zaptrap_driver import open_lobby as open_zaptrap
+from tests.e2e.zipzap_driver import open_lobby as open_zipzap
+
+# The promise (not the constant, so that changing it shows here): 1.5 s between a table's edits.
+SPACING = 1.5
+MESSAGE_EDIT = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
+
+
+def table_edits(env: Any, since: int, message_id: int) -> list[Any]:
+    return [
+        e
+        for e in env.http_requests[since:]
+        if e.method == "PATCH" and (m := MESSAGE_EDIT.match(e.path)) and int(m.group(2)) == message_id
+    ]
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_redraw_with_nothing_new_sends_nothing(simcord_env, simcord_bot):
+    """A redraw is asked for whenever the table may have changed (after a change, a reload on a
+    version conflict, another process's change, a restart). When the message already shows
+    exactly what would be drawn, nothing is sent; once something public changes, it is.
+
+    Seen to fail with TableMessages._render's "shows exactly this already" check removed: an
+    edit identical to the one before."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 7
+    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
+    await t["host"].click(t["lobby"], label="Start")
+    table = bot.referee.tables[1]
+    alice = ZapPerson(env, t["actors"][0], t["channel"], t["lobby"], "smirk")
+    await alice.open_hand()
+    await alice.choose_signal("smirk")
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    seen = len(env.http_requests)
+    bot.referee.messages.request(table)
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    assert table_edits(env, seen, table.table_message_id) == [], "it shows this already"
+    bob = ZapPerson(env, t["actors"][1], t["channel"], t["lobby"], "wink")
+    await bob.open_hand()
+    await bob.choose_signal("wink")  # both signals chosen: the round is dealt
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    assert table.state.phase == "play"
+    assert len(table_edits(env, seen, table.table_message_id)) == 1, "news is drawn, once"
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_busy_table_is_edited_at_most_once_a_second_and_a_half(simcord_env, simcord_bot):
+    """Zip Zap with three quick computers and nobody waiting on a person: many actions a second.
+    Every edit of the table message is timed (virtual clock, sampled every quarter second):
+    consecutive edits are never closer than the spacing (less one sample), there are fewer
+    edits than actions, and the last edit shows the last action.
+
+    Seen to fail with TABLE_EDIT_SPACING set to zero (the channel's 5-in-5 s budget alone): two
+    edits in the same quarter second, and as many edits as actions while the budget lasted."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.computer_speed = 0.2
+    t = await open_zipzap(env, seats=4, speed="fast", cpu=None, people=("alice",))
+    for _ in range(3):
+        await t["host"].click(t["lobby"], label="Add computer: casual")
+    await t["host"].click(t["lobby"], label="Start")
+    table = bot.referee.tables[1]
+    message_id = table.table_message_id
+    times: list[float] = []
+    seen, version = len(env.http_requests), table.version
+    for _ in range(80):
+        await env.advance_time(0.25)
+        times += [env.now().timestamp()] * len(table_edits(env, seen, message_id))
+        seen = len(env.http_requests)
+    actions = table.version - version
+    assert actions > len(times) >= 5, (actions, len(times))
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= SPACING - 0.25, gaps
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds())
+    assert not env.errors
