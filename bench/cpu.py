@@ -1,32 +1,36 @@
 """Where the event loop's CPU goes during the e2e play phase, by owner (``--cpu-profile``).
 
-A statistical sampler: a daemon thread wakes every ``interval`` (1 ms) and reads the event-loop
-thread's current stack (``sys._current_frames``). The sample is attributed by walking from the
-innermost frame outward to the first frame whose file has an owner (OWNERS: the bot's own
-packages, discord.py, SQLAlchemy/aiosqlite, SimCord, the bench harness); the standard library
-(copy, json, re, asyncio, …) has no owner, so SimCord's deepcopy counts as SimCord's and the
-bot's json.dumps as the bot's. The walk stops at the event loop's own frames (``Handle._run``,
-``_run_once``): what lies beyond them is whoever started the loop, not whoever runs now. A sample
-whose innermost frame is the selector's ``select`` is the loop waiting: "idle". A sample with no
-owner before the loop's frames is asyncio's own scheduling: "asyncio/other".
+A statistical sampler: every ``interval`` (1 ms) of real time the event-loop thread's current
+stack is read and attributed by walking from the innermost frame outward to the first frame
+whose file has an owner (OWNERS: the bot's own packages, discord.py, SQLAlchemy/aiosqlite,
+SimCord, the bench harness); the standard library (copy, json, re, asyncio, …) has no owner, so
+SimCord's deepcopy counts as SimCord's and the bot's json.dumps as the bot's. The walk stops at
+the event loop's own frames (``Handle._run``, ``_run_once``): what lies beyond them is whoever
+started the loop, not whoever runs now. A sample whose innermost frame is the selector's
+``select`` is the loop waiting: "idle". A sample with no owner before the loop's frames is
+asyncio's own scheduling: "asyncio/other".
 
-The GIL decides when the sampler can look. With the interpreter's usual switch interval (5 ms) a
-busy loop thread keeps the GIL until it next waits in select, so nearly every sample would land
-there and busy time would read as idle (seen: 8% busy by samples against 40% by the thread's CPU
-clock). So while sampling, the switch interval is cut to a twentieth of the sampling interval
-(50 µs at 1 ms): the sampler gets the GIL within that of waking, wherever the loop is. Samples
-are weighted by the time since the previous one rather than counted, so a late wake-up does not
-under-weigh what ran meanwhile. The report keeps the loop thread's own CPU clock beside the
-sampled busy time as a check of the two.
+How the stack is read. The obvious way, a daemon thread reading ``sys._current_frames()``, is
+not used, for two reasons seen here: on CPython 3.11 walking another thread's live frames
+(``f_back``) segfaulted the bench within seconds (a known race: sentry-python #6119, dd-trace-py
+#13567), and under the GIL's 5 ms switch interval the sampler only ever got to look when the loop
+released the GIL to wait in select, so busy time read as idle (8% busy by samples against 40% by
+the thread's CPU clock). Instead an interval timer (``setitimer``, SIGALRM) makes the loop thread
+itself run the sampling handler at the next bytecode boundary, with the interrupted frame: its
+own stack, read safely, wherever it was (in select, the signal interrupts the wait). Each sample
+is weighted by the real time since the previous one, so a late or coalesced signal does not
+under-weigh what ran meanwhile. The handler's own time is measured and left out of the weights;
+the report keeps the loop thread's CPU clock beside the sampled busy time as a check.
 
-Only the event-loop thread is sampled. SQLite itself runs in aiosqlite's thread and is not in
-these figures (the loop's share of SQLAlchemy is: statement building, ORM, result rows).
+The e2e bench runs its event loop in the main thread, where Python runs signal handlers. Only
+that thread is sampled: SQLite itself runs in aiosqlite's thread and is not in these figures (the
+loop's share of SQLAlchemy is: statement building, ORM, result rows).
 """
 
 from __future__ import annotations
 
+import signal
 import statistics
-import sys
 import threading
 import time
 from collections import Counter
@@ -43,6 +47,7 @@ DATABASE = "SQLAlchemy/aiosqlite"
 SIMCORD = "SimCord"
 BENCH = "bench"
 OWNER_ORDER = (BOT, DISCORD, DATABASE, SIMCORD, BENCH, OTHER)
+LIBRARIES = (DISCORD, DATABASE)  # what the bot calls into, listed by the bot function calling
 TOP = 30  # functions kept per list and run in the JSON (the table shows fewer)
 
 _ROOT = str(ROOT) + "/"
@@ -96,59 +101,58 @@ def where(code: CodeType) -> str:
 
 
 class Sampler:
-    """Samples one thread's stack every ``interval`` seconds between start() and stop()."""
+    """Samples the main thread's stack every ``interval`` seconds between start() and stop()."""
 
     def __init__(self, interval: float = 0.001) -> None:
         self.interval = interval
         self.owner_s: Counter[str] = Counter()
         self.bot_self: Counter[CodeType] = Counter()  # bot-owned samples, innermost bot function
         self.bot_inclusive: Counter[CodeType] = Counter()  # any bot function on the stack, once
-        self.discord_self: Counter[CodeType] = Counter()  # discord.py-owned, under a bot frame
-        self.discord_entry: Counter[tuple[CodeType, CodeType]] = Counter()  # (bot caller, discord.py callee)
+        self.bot_inclusive_owner: Counter[tuple[CodeType, str]] = Counter()  # the same, split by owner
+        # Library-owned samples under a bot frame: (library, innermost library function), and
+        # (library, the innermost bot function, the library function it called).
+        self.lib_self: Counter[tuple[str, CodeType]] = Counter()
+        self.lib_entry: Counter[tuple[str, CodeType, CodeType]] = Counter()
         self.samples = 0
         self._info: dict[CodeType, tuple[str | None, str | None]] = {}
-        self._halt = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._target = 0
-        self.wall_s = self.target_cpu_s = self.sampler_cpu_s = 0.0
+        self._previous: Any = None
+        self._running = self._inside = False
+        self.wall_s = self.target_cpu_s = self.sampler_s = 0.0
 
     def start(self) -> None:
-        """Start sampling the calling thread (call it from the event loop's thread)."""
-        self._target = threading.get_ident()
-        self._clock = time.pthread_getcpuclockid(self._target)
+        """Start sampling; call it from the event loop's thread, which must be the main thread."""
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError("--cpu-profile samples by SIGALRM: the event loop must run in the main thread")
+        self._clock = time.pthread_getcpuclockid(threading.get_ident())
         self._cpu0 = time.clock_gettime(self._clock)
-        self._wall0 = time.perf_counter()
-        self._switch = sys.getswitchinterval()
-        sys.setswitchinterval(self.interval / 20)
-        self._thread = threading.Thread(target=self._run, name="bench-cpu-sampler", daemon=True)
-        self._thread.start()
+        self._wall0 = self._last = time.perf_counter()
+        self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        self._running = True
+        signal.setitimer(signal.ITIMER_REAL, self.interval, self.interval)
 
     def halt(self) -> None:
-        if not self._halt.is_set():
-            self._halt.set()
-            sys.setswitchinterval(self._switch)
+        """Stop the timer and give SIGALRM back (safe to call twice)."""
+        if self._running:
+            self._running = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
 
     def stop(self) -> dict[str, Any]:
         self.halt()
-        assert self._thread is not None
-        self._thread.join()
         self.wall_s = time.perf_counter() - self._wall0
         self.target_cpu_s = time.clock_gettime(self._clock) - self._cpu0
         return self.report()
 
-    def _run(self) -> None:
-        cpu0 = time.thread_time()
-        frames, target, interval = sys._current_frames, self._target, self.interval
-        last = time.perf_counter()
-        while not self._halt.is_set():
-            time.sleep(interval)
-            now = time.perf_counter()
-            frame = frames().get(target)
-            if frame is not None:
-                self._take(frame, now - last)
-            frame = None
-            last = now
-        self.sampler_cpu_s = time.thread_time() - cpu0
+    def _on_alarm(self, _signum: int, frame: FrameType | None) -> None:
+        if self._inside:  # a signal that lands in the handler itself: its time is sampler_s
+            return
+        self._inside = True
+        began = time.perf_counter()
+        if frame is not None:
+            self._take(frame, began - self._last)
+        self._last = time.perf_counter()
+        self.sampler_s += self._last - began
+        self._inside = False
 
     def _classify(self, code: CodeType) -> tuple[str | None, str | None]:
         info = self._info.get(code)
@@ -165,9 +169,10 @@ class Sampler:
             return
         first: str | None = None
         bot_frame: CodeType | None = None  # the innermost bot function
-        discord_inner: CodeType | None = None
-        discord_outer: CodeType | None = None  # the discord.py function the bot called
-        crossed = False  # another owner between discord.py's frames and the bot's
+        library: str | None = None  # discord.py or SQLAlchemy, when a sample is theirs
+        lib_inner: CodeType | None = None
+        lib_outer: CodeType | None = None  # the library function the bot called
+        crossed = False  # another owner between the library's frames and the bot's
         seen: set[CodeType] = set()
         f: FrameType | None = frame
         while f is not None:
@@ -178,54 +183,68 @@ class Sampler:
             if owner is not None:
                 if first is None:
                     first = owner
+                    if owner in LIBRARIES:
+                        library = owner
                 if owner == BOT:
                     seen.add(code)
                     if bot_frame is None:
                         bot_frame = code
-                elif bot_frame is None:
-                    if owner == DISCORD and not crossed:
-                        discord_outer = code
-                        if discord_inner is None:
-                            discord_inner = code
-                    elif owner != DISCORD and discord_inner is not None:
+                elif bot_frame is None and library is not None and not crossed:
+                    if owner == library:
+                        lib_outer = code
+                        if lib_inner is None:
+                            lib_inner = code
+                    else:
                         crossed = True
             f = f.f_back
-        self.owner_s[first or OTHER] += weight
+        owner = first or OTHER
+        self.owner_s[owner] += weight
         for code in seen:
             self.bot_inclusive[code] += weight
-        if first == BOT and bot_frame is not None:
+            self.bot_inclusive_owner[(code, owner)] += weight
+        if owner == BOT and bot_frame is not None:
             self.bot_self[bot_frame] += weight
-        if first == DISCORD and bot_frame is not None and discord_inner is not None:
-            self.discord_self[discord_inner] += weight
-            if discord_outer is not None and not crossed:
-                self.discord_entry[(bot_frame, discord_outer)] += weight
+        if library is not None and bot_frame is not None and lib_inner is not None and not crossed:
+            self.lib_self[(library, lib_inner)] += weight
+            assert lib_outer is not None
+            self.lib_entry[(library, bot_frame, lib_outer)] += weight
 
     def report(self) -> dict[str, Any]:
         busy = sum(s for owner, s in self.owner_s.items() if owner != IDLE)
         sampled = busy + self.owner_s[IDLE]
 
-        def top(counter: Counter[Any], name: Any) -> list[dict[str, Any]]:
-            return [
-                {"function": name(key), "s": round(s, 4), "share": round(s / busy, 4) if busy else None}
-                for key, s in counter.most_common(TOP)
-            ]
+        def row(function: str, s: float, **more: Any) -> dict[str, Any]:
+            return {"function": function, "s": round(s, 4), "share": _share(s, busy), **more}
 
+        inclusive = []
+        for code, s in self.bot_inclusive.most_common(TOP):
+            split = {o: round(self.bot_inclusive_owner[(code, o)], 4) for o in OWNER_ORDER}
+            inclusive.append(row(where(code), s, by_owner_s=split))
         return {
             "interval_ms": round(self.interval * 1000, 3),
             "samples": self.samples,
             "wall_s": round(self.wall_s, 3),
             "sampled_s": round(sampled, 3),
             "loop_thread_cpu_s": round(self.target_cpu_s, 3),
-            "sampler_cpu_s": round(self.sampler_cpu_s, 3),
+            "sampler_s": round(self.sampler_s, 3),
             "busy_s": round(busy, 3),
             "idle_share_of_wall": round(self.owner_s[IDLE] / sampled, 4) if sampled else None,
             "owners": {o: round(self.owner_s[o] / busy, 4) if busy else None for o in OWNER_ORDER},
             "owners_s": {o: round(self.owner_s[o], 3) for o in (*OWNER_ORDER, IDLE)},
-            "bot_self": top(self.bot_self, where),
-            "bot_inclusive": top(self.bot_inclusive, where),
-            "discord_self_under_bot": top(self.discord_self, where),
-            "discord_called_by_bot": top(self.discord_entry, lambda k: f"{where(k[0])} → {where(k[1])}"),
+            "bot_self": [row(where(code), s) for code, s in self.bot_self.most_common(TOP)],
+            "bot_inclusive": inclusive,
+            "library_under_bot": [
+                row(where(code), s, owner=lib) for (lib, code), s in self.lib_self.most_common(TOP)
+            ],
+            "library_called_by_bot": [
+                row(f"{where(caller)} → {where(callee)}", s, owner=lib)
+                for (lib, caller, callee), s in self.lib_entry.most_common(TOP)
+            ],
         }
+
+
+def _share(s: float, busy: float) -> float | None:
+    return round(s / busy, 4) if busy else None
 
 
 # --- over several runs --------------------------------------------------------------------------
@@ -249,13 +268,24 @@ def combine(profiles: list[dict[str, Any]]) -> dict[str, Any] | None:
 
     def pooled(key: str) -> list[dict[str, Any]]:
         total: Counter[str] = Counter()
+        split: dict[str, Counter[str]] = {}
+        owner_of_row: dict[str, str] = {}
         for p in profiles:
-            for row in p[key]:
-                total[row["function"]] += row["s"]
-        return [
-            {"function": name, "s": round(s, 4), "share": round(s / busy, 4) if busy else None}
-            for name, s in total.most_common(TOP)
-        ]
+            for r in p[key]:
+                total[r["function"]] += r["s"]
+                if "by_owner_s" in r:
+                    split.setdefault(r["function"], Counter()).update(r["by_owner_s"])
+                if "owner" in r:
+                    owner_of_row[r["function"]] = r["owner"]
+        out = []
+        for name, s in total.most_common(TOP):
+            r: dict[str, Any] = {"function": name, "s": round(s, 4), "share": _share(s, busy)}
+            if name in split:
+                r["by_owner_s"] = {o: round(v, 4) for o, v in split[name].items()}
+            if name in owner_of_row:
+                r["owner"] = owner_of_row[name]
+            out.append(r)
+        return out
 
     return {
         "runs": len(profiles),
@@ -263,11 +293,11 @@ def combine(profiles: list[dict[str, Any]]) -> dict[str, Any] | None:
         "busy_s": round(busy, 3),
         "loop_thread_cpu_s": round(sum(p["loop_thread_cpu_s"] for p in profiles), 3),
         "wall_s": round(sum(p["wall_s"] for p in profiles), 3),
-        "sampler_cpu_s": round(sum(p["sampler_cpu_s"] for p in profiles), 3),
+        "sampler_s": round(sum(p["sampler_s"] for p in profiles), 3),
         "bot_self": pooled("bot_self"),
         "bot_inclusive": pooled("bot_inclusive"),
-        "discord_self_under_bot": pooled("discord_self_under_bot"),
-        "discord_called_by_bot": pooled("discord_called_by_bot"),
+        "library_under_bot": pooled("library_under_bot"),
+        "library_called_by_bot": pooled("library_called_by_bot"),
     }
 
 
@@ -288,7 +318,7 @@ def tables(scenarios: dict[str, Any], shown: int = 12) -> list[Any]:
         return []
     owners = Table(
         "CPU of the event-loop thread during play, by owner — share of busy time, median [min–max]",
-        ["tables", *OWNER_ORDER, "busy s", "loop CPU s", "sampler CPU s"],
+        ["tables", *OWNER_ORDER, "busy s", "loop CPU s", "sampler s"],
     )
     for size, p in profiled.items():
         owners.add(
@@ -296,23 +326,40 @@ def tables(scenarios: dict[str, Any], shown: int = 12) -> list[Any]:
             *(_pct(p["owners"][o]) for o in OWNER_ORDER),
             p["busy_s"],
             p["loop_thread_cpu_s"],
-            p["sampler_cpu_s"],
+            p["sampler_s"],
         )
     owners.notes.append(
         "a sample belongs to the innermost frame outside the standard library; busy = not waiting in"
-        " select; seconds summed over the runs; loop CPU s = the loop thread's own CPU clock"
+        " select; seconds summed over the runs; loop CPU s = the loop thread's own CPU clock (it includes"
+        " the sampler's handler, sampler s, which the shares leave out)"
     )
     out = [owners]
     for size, p in profiled.items():
-        for key, title in (
-            ("bot_self", "the bot's own code, innermost bot function (self)"),
-            ("bot_inclusive", "bot functions anywhere on the stack (inclusive, libraries and SimCord too)"),
-            ("discord_self_under_bot", "discord.py functions running under a bot frame (self)"),
-            ("discord_called_by_bot", "bot function → the discord.py function it called (discord.py time)"),
-        ):
-            t = Table(f"{size} tables: {title}, share of busy time pooled over {p['runs']} run(s)",
-                      ["share", "s", "function"])  # fmt: skip
-            for row in p[key][:shown]:
-                t.add(f"{row['share'] * 100:.1f}%", row["s"], row["function"])
+        pooled = f"% of busy time pooled over {p['runs']} run(s)"
+        t = Table(f"{size} tables: the bot's own code by innermost bot function (self), {pooled}",
+                  ["self", "function"])  # fmt: skip
+        for r in p["bot_self"][:shown]:
+            t.add(f"{r['share'] * 100:.1f}%", r["function"])
+        out.append(t)
+        t = Table(
+            f"{size} tables: bot functions anywhere on the stack (inclusive), split by owner, {pooled}",
+            ["inclusive", "bot", "discord.py", "SQLA", "SimCord", "function"],
+        )
+        for r in p["bot_inclusive"][:shown]:
+            split = r["by_owner_s"]
+            t.add(
+                f"{r['share'] * 100:.1f}%",
+                *(f"{split.get(o, 0) / p['busy_s'] * 100:.1f}%" for o in (BOT, DISCORD, DATABASE, SIMCORD)),
+                r["function"],
+            )
+        out.append(t)
+        for lib in LIBRARIES:
+            t = Table(
+                f"{size} tables: {lib} time under bot frames, by bot function → the {lib} function it called,"
+                f" {pooled}",
+                ["share", "bot function → library function"],
+            )
+            for r in [r for r in p["library_called_by_bot"] if r.get("owner") == lib][: shown // 2]:
+                t.add(f"{r['share'] * 100:.1f}%", r["function"])
             out.append(t)
     return out
