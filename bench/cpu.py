@@ -18,9 +18,13 @@ released the GIL to wait in select, so busy time read as idle (8% busy by sample
 the thread's CPU clock). Instead an interval timer (``setitimer``, SIGALRM) makes the loop thread
 itself run the sampling handler at the next bytecode boundary, with the interrupted frame: its
 own stack, read safely, wherever it was (in select, the signal interrupts the wait). Each sample
-is weighted by the real time since the previous one, so a late or coalesced signal does not
-under-weigh what ran meanwhile. The handler's own time is measured and left out of the weights;
-the report keeps the loop thread's CPU clock beside the sampled busy time as a check.
+is weighted by the loop thread's CPU time since the previous one (its own CPU clock, read in the
+handler), so a late or coalesced signal does not under-weigh what ran meanwhile, and time the
+thread spent descheduled on a busy machine or waiting for the GIL (aiosqlite's thread holds it
+while it works) is not charged to whatever frame it happened to stop in: weighted by real time,
+single functions jumped to the top of the list from one run to the next. Idle samples (select)
+are weighed in real time instead, for the idle share of the play phase. The handler's own time
+is measured and left out of the weights.
 
 Garbage collection holds the GIL and no handler runs during it, so its time would land on
 whatever allocation happened to trigger it (a list comprehension in the engine's to_json read as
@@ -125,7 +129,7 @@ class Sampler:
         self._previous: Any = None
         self._running = self._inside = False
         self._gc_began = self._gc_pending = 0.0
-        self.wall_s = self.target_cpu_s = self.sampler_s = 0.0
+        self.wall_s = self.target_cpu_s = self.sampler_s = self.idle_cpu_s = 0.0
 
     def start(self) -> None:
         """Start sampling; call it from the event loop's thread, which must be the main thread."""
@@ -134,6 +138,7 @@ class Sampler:
         self._clock = time.pthread_getcpuclockid(threading.get_ident())
         self._cpu0 = time.clock_gettime(self._clock)
         self._wall0 = self._last = time.perf_counter()
+        self._last_cpu = time.thread_time()
         self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
         gc.callbacks.append(self._on_gc)
         self._running = True
@@ -164,16 +169,16 @@ class Sampler:
         if self._inside:  # a signal that lands in the handler itself: its time is sampler_s
             return
         self._inside = True
-        began = time.perf_counter()
-        weight = began - self._last
+        began, cpu = time.perf_counter(), time.thread_time()
+        weight = cpu - self._last_cpu
         # Collections since the last sample are the collector's, not the interrupted frame's.
         collected = min(self._gc_pending, weight)
         self._gc_pending = 0.0
         self.owner_s[GC] += collected
         if frame is not None:
-            self._take(frame, weight - collected)
-        self._last = time.perf_counter()
-        self.sampler_s += self._last - began
+            self._take(frame, weight - collected, began - self._last)
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+        self.sampler_s += self._last_cpu - cpu
         self._inside = False
 
     def _classify(self, code: CodeType) -> tuple[str | None, str | None]:
@@ -182,12 +187,15 @@ class Sampler:
             info = self._info[code] = (owner_of(code.co_filename), _kind(code))
         return info
 
-    def _take(self, frame: FrameType, weight: float) -> None:
+    def _take(self, frame: FrameType, weight: float, wall: float = 0.0) -> None:
+        """Attribute one sample: ``weight`` seconds of the loop thread's CPU (``wall`` seconds of
+        real time, which is what an idle sample counts)."""
         self.samples += 1
         classify = self._classify
         owner, kind = classify(frame.f_code)
         if kind == _WAIT:
-            self.owner_s[IDLE] += weight
+            self.owner_s[IDLE] += wall
+            self.idle_cpu_s += weight
             return
         first: str | None = None
         bot_frame: CodeType | None = None  # the innermost bot function
@@ -233,7 +241,6 @@ class Sampler:
 
     def report(self) -> dict[str, Any]:
         busy = sum(s for owner, s in self.owner_s.items() if owner != IDLE)
-        sampled = busy + self.owner_s[IDLE]
 
         def row(function: str, s: float, **more: Any) -> dict[str, Any]:
             return {"function": function, "s": round(s, 4), "share": _share(s, busy), **more}
@@ -246,11 +253,11 @@ class Sampler:
             "interval_ms": round(self.interval * 1000, 3),
             "samples": self.samples,
             "wall_s": round(self.wall_s, 3),
-            "sampled_s": round(sampled, 3),
+            "idle_cpu_s": round(self.idle_cpu_s, 3),
             "loop_thread_cpu_s": round(self.target_cpu_s, 3),
             "sampler_s": round(self.sampler_s, 3),
             "busy_s": round(busy, 3),
-            "idle_share_of_wall": round(self.owner_s[IDLE] / sampled, 4) if sampled else None,
+            "idle_share_of_wall": round(self.owner_s[IDLE] / self.wall_s, 4) if self.wall_s else None,
             "owners": {o: round(self.owner_s[o] / busy, 4) if busy else None for o in OWNER_ORDER},
             "owners_s": {o: round(self.owner_s[o], 3) for o in (*OWNER_ORDER, IDLE)},
             "bot_self": [row(where(code), s) for code, s in self.bot_self.most_common(TOP)],
@@ -351,9 +358,9 @@ def tables(scenarios: dict[str, Any], shown: int = 12) -> list[Any]:
             p["sampler_s"],
         )
     owners.notes.append(
-        "a sample belongs to the innermost frame outside the standard library; busy = not waiting in"
-        " select; seconds summed over the runs; loop CPU s = the loop thread's own CPU clock (it includes"
-        " the sampler's handler, sampler s, which the shares leave out)"
+        "a sample belongs to the innermost frame outside the standard library and weighs the loop"
+        " thread's CPU time since the last one; busy s = that CPU outside select, summed over the runs;"
+        " loop CPU s = the thread's whole CPU clock, the sampler's handler (sampler s) included"
     )
     out = [owners]
     for size, p in profiled.items():

@@ -28,7 +28,7 @@ def sample_inside(target: Callable[[FrameType], bool], run: Callable[[], Any]) -
     def hook(frame: FrameType, event: str, _arg: Any) -> None:
         if event == "call" and not taken and target(frame):
             taken.append(True)
-            sampler._take(frame, 1.0)
+            sampler._take(frame, 1.0, wall=1.0)
 
     sys.setprofile(hook)
     try:
