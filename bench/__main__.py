@@ -78,6 +78,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     g.add_argument("--no-floor", action="store_true", help="skip the minimal-bot floor")
     g.add_argument(
+        "--cpu-profile",
+        nargs="?",
+        type=float,
+        const=1.0,
+        default=None,
+        metavar="MS",
+        help="sample the event loop's stack every MS ms (default 1) during play: CPU by owner and"
+        " the bot's hottest functions (bench/cpu.py); off by default, it perturbs the timings a little",
+    )
+    g.add_argument(
         "--e2e-games",
         default="zipzap",
         help="games to mix (comma list, or 'all' with a cog); default %(default)s",
@@ -156,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             "burst": args.burst,
             "clicking_tables": args.clicking_tables,
             "step": args.step,
+            "cpu_profile_ms": args.cpu_profile,
             "resume_sizes": args.resume_sizes,
             "memory_tables": args.memory_tables,
             "db_actions": args.db_actions,
@@ -214,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                 runs=args.runs,
                 dm_tables=args.dm_tables,
                 floor=not args.no_floor,
+                cpu_profile=args.cpu_profile / 1000 if args.cpu_profile else None,
             )
             printed += e2e.tables(results["e2e"])
             lap("e2e")

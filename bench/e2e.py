@@ -408,6 +408,7 @@ async def scenario(
     progress: Callable[[str], None],
     clicking: int,
     driver: GameDriver | None = None,
+    cpu_profile: float | None = None,
 ) -> dict[str, Any]:
     import simcord
 
@@ -479,6 +480,14 @@ async def scenario(
             undo.append(watch_simcord(_CLICK.get))
             GC_PAUSES.clear()
             undo.append(watch_loop(probe.steps_bot, probe.steps_all))
+            sampler = None
+            if cpu_profile:
+                from bench.cpu import Sampler
+
+                # Play phase only: set-up and teardown are not what a click costs.
+                sampler = Sampler(cpu_profile)
+                sampler.start()
+                undo.append(sampler.halt)  # a failed run must not leave it sampling
             play0 = time.perf_counter()
             for r in range(rounds):
                 clicks: list[tuple[Any, Any, str, Callable[[Any], None] | None]] = []
@@ -500,6 +509,7 @@ async def scenario(
                     elapsed = time.perf_counter() - play0
                     progress(f"  round {r + 1}/{rounds}: {probe.changes - changes0} actions, {elapsed:.0f} s")
             play_s = time.perf_counter() - play0
+            profile = sampler.stop() if sampler is not None else None
             for step_back in reversed(undo):
                 step_back()
             undo.clear()
@@ -582,6 +592,8 @@ async def scenario(
                 "bot_errors": errors,
                 "bot_warnings": dict(probe.warnings.most_common(8)),
             }
+            if profile is not None:
+                result["cpu_profile"] = profile
     finally:
         for step_back in reversed(undo):
             step_back()
@@ -781,10 +793,12 @@ def run(
     runs: int = 1,
     dm_tables: int = 0,
     floor: bool = True,
+    cpu_profile: float | None = None,
 ) -> dict[str, Any]:
     """Each size ``runs`` times; the largest size's runs also measure the floor right after each
     run (same machine, same moment), and a scenario of ``dm_tables`` four-person tables with one
-    person on DM gives the bot-token calls per action."""
+    person on DM gives the bot-token calls per action. ``cpu_profile`` (a sampling interval in
+    seconds) samples the event loop's stack during each play phase (bench/cpu.py)."""
     from bench import floor as floor_bench
 
     out: dict[str, Any] = {}
@@ -815,6 +829,7 @@ def run(
                         progress=progress,
                         clicking=clicking,
                         driver=driver,
+                        cpu_profile=cpu_profile,
                     )
                 )
                 if floor and driver is None and tables == largest:
@@ -838,6 +853,10 @@ def run(
                 result = {"error": f"{type(error).__name__}: {error}", "trace": traceback.format_exc(limit=8)}
             attempts.append(result)
         out[label] = {"runs": attempts, "spread": spread(attempts)}
+        if cpu_profile:
+            from bench import cpu
+
+            out[label]["cpu_profile"] = cpu.combine([a.get("cpu_profile") for a in attempts])
     return {"scenarios": out}
 
 
@@ -896,4 +915,6 @@ def tables(result: dict[str, Any]) -> list[Table]:
         " commit = Store.write incl. waiting its turn; loop step = the longest one callback of the bot"
         " ran on the event loop (nothing else ran meanwhile)"
     )
-    return [t]
+    from bench import cpu
+
+    return [t, *cpu.tables(result["scenarios"])]
