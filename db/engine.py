@@ -15,13 +15,20 @@ import asyncio
 import contextlib
 import errno
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SQLITE_BUSY_TIMEOUT_MS = 5000
@@ -230,6 +237,79 @@ def explain(url: str, error: BaseException) -> str:
     )
 
 
+Work = Callable[[AsyncConnection], Awaitable[None]]
+
+
+class Refused(Exception):
+    """A write that ``CommitLine`` should leave out of its transaction, the others going on (a
+    version conflict: it wrote nothing). Raised by the write itself, re-raised to its caller."""
+
+
+@dataclass
+class _Write:
+    work: Work
+    done: asyncio.Future[None]
+
+
+class CommitLine:
+    """SQLite group commit: the table writes waiting at one moment share one transaction and one
+    commit (one fsync), in arrival order.
+
+    Under a burst of clicks, commits that each wait for the file's one write lock (and each pay
+    their own fsync with synchronous=FULL) queue up: the tenth click of a burst waited for nine
+    commits. Here, whatever arrived while the previous commit was on disk goes in the next one
+    together. A caller's write counts only once its commit has returned, so nothing is
+    acknowledged before it is on disk. A write that raises ``Refused`` is left out and the rest
+    go on; any other failure rolls the shared transaction back and every write of it is tried
+    again alone, so one bad write never takes the others' down with it."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self._waiting: list[_Write] = []
+        self._draining: asyncio.Task[None] | None = None
+
+    async def write(self, work: Work) -> None:
+        write = _Write(work, asyncio.get_running_loop().create_future())
+        self._waiting.append(write)
+        if self._draining is None or self._draining.done():
+            self._draining = asyncio.ensure_future(self._drain())
+        await asyncio.shield(write.done)  # a cancelled caller's write still lands, or fails alone
+
+    async def _drain(self) -> None:
+        while self._waiting:
+            async with self._database.writer():  # the same turn as every other write
+                batch, self._waiting = self._waiting, []
+                await self._commit(batch)
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        refusals: list[Refused | None] = []
+        try:
+            async with self._database.engine.begin() as connection:
+                for write in batch:
+                    try:
+                        await write.work(connection)
+                        refusals.append(None)
+                    except Refused as refused:
+                        refusals.append(refused)
+        except BaseException as error:
+            if len(batch) == 1 or not isinstance(error, Exception):
+                for write in batch:
+                    if not write.done.done():
+                        write.done.set_exception(error)
+                if not isinstance(error, Exception):
+                    raise
+                return
+            for write in batch:  # find the one that failed: each alone, in its own transaction
+                await self._commit([write])
+            return
+        for write, refused in zip(batch, refusals, strict=True):
+            if not write.done.done():
+                if refused is None:
+                    write.done.set_result(None)
+                else:
+                    write.done.set_exception(refused)
+
+
 class Database:
     """One engine and its session factory, owned by the bot and disposed on close."""
 
@@ -244,6 +324,8 @@ class Database:
         # there. Taking turns here instead queues them in arrival order with no sleeping, and
         # readers still never wait (WAL). PostgreSQL locks rows, so its writers run side by side.
         self._write_turn: asyncio.Lock | None = asyncio.Lock() if is_sqlite(url) else None
+        # SQLite: the plain table writes of one moment share a commit (see CommitLine).
+        self.line: CommitLine | None = CommitLine(self) if is_sqlite(url) else None
 
     @contextlib.asynccontextmanager
     async def writer(self) -> AsyncIterator[None]:

@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from db.engine import Database
+from db.engine import Database, Refused
 from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Seat, Signal, utcnow
 
 RATING_MODEL = PlackettLuce()
@@ -40,7 +40,7 @@ class ChannelBusy(Exception):
     """The channel or thread already holds a live table."""
 
 
-class Conflict(Exception):
+class Conflict(Refused):
     """The table's row no longer holds the version a change was made from: someone else (another
     process, or an older copy of the table) wrote first. Reload the table; never overwrite."""
 
@@ -171,12 +171,21 @@ class Store:
 
         Core statements on a bare connection (no ORM unit of work: it cost more than the SQL on
         every click); only a game's end, which rates players, opens an ORM session for
-        ``_record_results``. On SQLite, commits take turns (``Database.writer``)."""
-        async with self.db.writer():
-            if results is None:
-                async with self.db.engine.begin() as connection:
-                    await _write_rows(connection, game_id, version, values, seats, action, signals)
+        ``_record_results``. On SQLite, commits take turns (``Database.writer``), and the plain
+        writes of one moment share a commit (``Database.line``); it returns once its own commit
+        is on disk, or raises (``Conflict`` for this write alone)."""
+        if results is None:
+
+            async def rows(connection: Any) -> None:
+                await _write_rows(connection, game_id, version, values, seats, action, signals)
+
+            if self.db.line is not None:
+                await self.db.line.write(rows)
                 return
+            async with self.db.writer(), self.db.engine.begin() as connection:
+                await rows(connection)
+            return
+        async with self.db.writer():
             assert seats is not None and guild_id is not None and game is not None
             async with self.db.sessions() as session, session.begin():
                 await _write_rows(
