@@ -11,6 +11,7 @@ callback), so our committed-click latency can be given as a ratio to it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import time
 from pathlib import Path
@@ -80,7 +81,7 @@ class FloorBot(discord.Client):
 async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step: float) -> dict[str, Any]:
     import simcord
 
-    from bench.e2e import Probe, _advance, _burst
+    from bench.e2e import Probe, _advance, _burst, settled_heap
 
     bot = FloorBot(sqlite_url(database))
     try:
@@ -106,6 +107,7 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
                 messages.append(channel.last_message)
             await env.settle()
             probe = Probe(env)
+            settled_heap()  # as for the referee: the set-up's heap is not walked during play
             for _ in range(rounds):
                 clicks = [
                     (person, messages[i], f"fl:{i}", None) for i in range(tables) for person in people[i]
@@ -114,6 +116,7 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
                 await _advance(env, probe, 1.0, step)
             took = [done - bot.received[i] for i, done in bot.handled if i in bot.received]
     finally:
+        gc.unfreeze()
         await bot.engine.dispose()
     return {"tables": tables, "clicks": len(took), "click": summary_ms(took)}
 
