@@ -70,7 +70,8 @@ def shown(embed: discord.Embed, view: discord.ui.View | None) -> int:
     version stamped in the custom_ids left out. A seat's panel is redrawn only when this changes,
     that is when the seat's own view or its options changed, not whenever anyone acted."""
     components = view.to_components() if view is not None else None
-    text = json.dumps([embed.to_dict(), components], sort_keys=True, default=str)
+    # No sort_keys: discord.py builds these dicts in a fixed order, and this runs on every draw.
+    text = json.dumps([embed.to_dict(), components], default=str)
     return hash(STAMP.sub(r'"\1*:', text))
 
 
@@ -85,14 +86,25 @@ class Panels:
         self.scheduler = scheduler
         self._lookup = lookup
         self._draw = draw
-        self.open: dict[tuple[int, int], OpenPanel] = {}
+        # table id → seat → its open panel: a change looks only at its own table's panels.
+        self.open: dict[int, dict[int, OpenPanel]] = {}
         self.dm_budget = EditBudget()  # per DM channel
 
+    def get(self, table_id: int, seat: int) -> OpenPanel | None:
+        return self.open.get(table_id, {}).get(seat)
+
+    def _keep(self, table_id: int, seat: int, panel: OpenPanel) -> None:
+        self.open.setdefault(table_id, {})[seat] = panel
+
     def forget(self, table_id: int, seat: int) -> None:
-        self.open.pop((table_id, seat), None)
+        seats = self.open.get(table_id)
+        if seats is not None:
+            seats.pop(seat, None)
+            if not seats:
+                del self.open[table_id]
 
     def nav(self, table_id: int, seat: int) -> str | None:
-        panel = self.open.get((table_id, seat))
+        panel = self.get(table_id, seat)
         return panel.nav if panel is not None else None
 
     # --- following the table ---------------------------------------------------------------
@@ -100,8 +112,9 @@ class Panels:
     def refresh(self, table: Table) -> None:
         """Bring every open panel of this table up to date, each at most once a second."""
         now = self.scheduler.now()
-        for (tid, seat), panel in list(self.open.items()):
-            if tid != table.id or panel.current == table.version:
+        tid = table.id
+        for seat, panel in list(self.open.get(tid, {}).items()):
+            if panel.current == table.version:
                 continue
             key = f"panel{tid}:{seat}"  # not under the table's prefix: the game-over edit must survive
             if self.scheduler.when(key) is not None:
@@ -115,7 +128,7 @@ class Panels:
         return timedelta(seconds=self.dm_budget.wait(panel.message.channel.id, now))
 
     async def _refresh(self, table_id: int, seat: int) -> None:
-        panel = self.open.get((table_id, seat))
+        panel = self.get(table_id, seat)
         table = self._lookup(table_id)
         if panel is None or table is None or table.state is None:
             return
@@ -170,7 +183,7 @@ class Panels:
         same (same cards, same options, same text). Then nothing the person could see changed,
         and a refusal as "too slow" would only punish them for someone else's unrelated move.
         Called under the table's lock, on committed state."""
-        panel = self.open.get((table.id, seat))
+        panel = self.get(table.id, seat)
         if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
             return False
         if panel.current != table.version:
@@ -205,8 +218,8 @@ class Panels:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
             return False
         now = self.scheduler.now()
-        self.open[(table.id, seat)] = OpenPanel(
-            interaction, None, now, table.version, now, nav, shown(embed, view)
+        self._keep(
+            table.id, seat, OpenPanel(interaction, None, now, table.version, now, nav, shown(embed, view))
         )
         return True
 
@@ -235,8 +248,8 @@ class Panels:
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
-        self.open[(table.id, seat)] = OpenPanel(
-            None, message, now, table.version, now, None, shown(embed, view)
+        self._keep(
+            table.id, seat, OpenPanel(None, message, now, table.version, now, None, shown(embed, view))
         )
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
         return True

@@ -102,7 +102,7 @@ async def test_a_panel_is_left_alone_while_its_owners_view_is_unchanged_and_stil
     await bob.open_hand()
     drawn_at = panel_version(bob.panel)
     assert drawn_at == table.version
-    bob_token = bot.referee.panels.open[(table.id, bob.seat)].interaction.token
+    bob_token = bot.referee.panels.get(table.id, bob.seat).interaction.token
     seen = len(env.http_requests)
 
     await alice.choose_signal("smirk")
