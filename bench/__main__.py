@@ -63,8 +63,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     g.add_argument(
         "--clicking-tables",
         type=int,
-        default=50,
-        help="at most this many tables have people clicking, the rest computers only (default %(default)s)",
+        default=1_000_000,
+        help="at most this many tables have people clicking, the rest computers only (default: all)",
     )
     g.add_argument("--burst", type=int, default=10, help="clicks in flight at once (default %(default)s)")
     g.add_argument(

@@ -81,7 +81,7 @@ class FloorBot(discord.Client):
 async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step: float) -> dict[str, Any]:
     import simcord
 
-    from bench.e2e import Probe, _advance, _burst, settled_heap
+    from bench.e2e import Probe, _advance, _burst, forget_transcript, settled_heap
 
     bot = FloorBot(sqlite_url(database))
     try:
@@ -107,6 +107,7 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
                 messages.append(channel.last_message)
             await env.settle()
             probe = Probe(env)
+            forget_transcript(env)
             settled_heap()  # as for the referee: the set-up's heap is not walked during play
             for _ in range(rounds):
                 clicks = [
@@ -114,6 +115,7 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
                 ]
                 await _burst(env, probe, clicks, burst)
                 await _advance(env, probe, 1.0, step)
+                forget_transcript(env)
             took = [done - bot.received[i] for i, done in bot.handled if i in bot.received]
     finally:
         gc.unfreeze()
