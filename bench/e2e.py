@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import gc
+import json
 import logging
 import re
 import statistics
@@ -105,13 +106,42 @@ class Probe:
     steps_bot: list[float] = field(default_factory=list)  # loop steps of the bot's own work
     steps_all: list[float] = field(default_factory=list)  # every loop step, SimCord's too
     sources: dict[int, tuple[int, int]] = field(default_factory=dict)  # interaction -> (channel, message)
+    digest: LogDigest | None = None  # during play: the HTTP log is read as it grows, then dropped
 
     def virtual_now(self) -> float:
         return float(self.env.now().timestamp())
 
     def sample(self) -> None:
-        """Remember how far the HTTP log had got at this virtual instant (for the sampled count)."""
+        """Remember how far the HTTP log had got at this virtual instant (for the sampled count);
+        during play, read what it gained since the last sample into the digest and drop it."""
+        if self.digest is not None:
+            log = self.env.http_requests
+            self.digest.feed(log, self.virtual_now())
+            del log[:]
+            return
         self.samples.append((len(self.env.http_requests), self.virtual_now()))
+
+
+class LogDigest:
+    """What the play phase's HTTP log says, read piece by piece: routes, table edits with the
+    virtual time of the sample after them, and calls by who pays (``CallCounter``). SimCord keeps
+    every request it served; left to grow, that log was a large share of the heap that full
+    garbage collections walk, and those pauses, not the bot, made the tail of click p99."""
+
+    def __init__(self, probe: Probe, table_channels: set[int]) -> None:
+        self.routes: Counter[str] = Counter()
+        self.table_patches = 0
+        self.sampled: dict[int, list[float]] = defaultdict(list)
+        self.counter = CallCounter(probe, table_channels)
+
+    def feed(self, log: list[Any], moment: float) -> None:
+        for entry in log:
+            self.routes[route_kind(entry.method, entry.path)] += 1
+            match = TABLE_EDIT.search(entry.path)
+            if entry.method == "PATCH" and match and entry.path.startswith("/channels/"):
+                self.table_patches += 1
+                self.sampled[int(match.group(1))].append(moment)
+        self.counter.feed(log)
 
 
 class _CountingHandler(logging.Handler):
@@ -336,21 +366,6 @@ def max_in_window(times: list[float], window: float = EDIT_WINDOW_S) -> int:
     return best
 
 
-def sampled_edit_times(probe: Probe, start: int) -> dict[int, list[float]]:
-    """Table edits per channel timed by sampling: each request gets the virtual time of the first
-    sample taken after it (after every click burst and every advance_time step)."""
-    log = probe.env.http_requests
-    out: dict[int, list[float]] = defaultdict(list)
-    previous = start
-    for index, moment in probe.samples:
-        for entry in log[previous:index]:
-            match = TABLE_EDIT.search(entry.path)
-            if entry.method == "PATCH" and match and entry.path.startswith("/channels/"):
-                out[int(match.group(1))].append(moment)
-        previous = max(previous, index)
-    return out
-
-
 def route_kind(method: str, path: str) -> str:
     if path.startswith("/interactions/") and path.endswith("/callback"):
         return "interaction responses"
@@ -493,8 +508,10 @@ async def scenario(
             for v in probe.act.values():
                 v.clear()
             probe.edits.clear()
-            http0, changes0, virtual0 = len(env.http_requests), probe.changes, probe.virtual_now()
+            changes0, virtual0 = probe.changes, probe.virtual_now()
+            del env.http_requests[:]  # the set-up's calls are not what an action costs
             probe.samples.clear()
+            probe.digest = digest = LogDigest(probe, {t.channel.id for t in live})
             probe.clicks.clear()
             probe.commits.clear()
             undo.append(watch_simcord(_CLICK.get))
@@ -535,19 +552,16 @@ async def scenario(
                 step_back()
             undo.clear()
             virtual_s = probe.virtual_now() - virtual0
-            log = env.http_requests[http0:]
+            probe.sample()  # the last calls since the last sample
+            probe.digest = None
             actions = probe.changes - changes0
-            routes = Counter(route_kind(e.method, e.path) for e in log)
-            patch_count = sum(
-                1
-                for e in log
-                if e.method == "PATCH" and TABLE_EDIT.search(e.path) and e.path.startswith("/channels/")
-            )
+            routes = digest.routes
+            patch_count = digest.table_patches
             exact = {cid: max_in_window(times) for cid, times in probe.edits.items()}
-            sampled = {cid: max_in_window(times) for cid, times in sampled_edit_times(probe, http0).items()}
+            sampled = {cid: max_in_window(times) for cid, times in digest.sampled.items()}
             finished = sum(1 for t in live if _status(bot, t) == "finished")
             errors = len(env.errors)
-            calls, redundant = call_breakdown(log, probe, {t.channel.id for t in live})
+            calls, redundant = digest.counter.calls, digest.counter.redundant
             committed = [c for c in probe.clicks if c[2]]
             refused = [c for c in probe.clicks if not c[2]]
             result = {
@@ -573,8 +587,8 @@ async def scenario(
                 "queued_before_handler": summary_ms(probe.queued),
                 "handling_setup": {kind: summary_ms(v) for kind, v in sorted(handling_setup.items())},
                 "act": {who: summary_ms(v) for who, v in sorted(probe.act.items())},
-                "rest_calls": len(log),
-                "rest_per_action": round(len(log) / actions, 3) if actions else None,
+                "rest_calls": sum(routes.values()),
+                "rest_per_action": round(sum(routes.values()) / actions, 3) if actions else None,
                 "rest_per_action_by_kind": {k: round(n / actions, 3) for k, n in routes.most_common()}
                 if actions
                 else {},
@@ -701,11 +715,12 @@ WEBHOOK_MESSAGE = re.compile(r"^/webhooks/\d+/([^/]+)/messages/(@original|\d+)$"
 CHANNEL_MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 
 
-def _shown(payload: Any) -> Any:
-    """What a message shows, from a REST body (callback data, webhook or message edit)."""
-    if not isinstance(payload, dict):
-        return payload
-    return {k: payload.get(k) for k in ("content", "embeds", "components", "attachments")}
+def _shown(payload: Any) -> str:
+    """What a message shows, from a REST body (callback data, webhook or message edit), as text:
+    kept per message while the log itself is dropped, and a string is no work for the GC."""
+    if isinstance(payload, dict):
+        payload = {k: payload.get(k) for k in ("content", "embeds", "components", "attachments")}
+    return json.dumps(payload, sort_keys=True, default=str)
 
 
 def call_breakdown(
@@ -718,10 +733,36 @@ def call_breakdown(
     when it sends a message exactly what it already shows: the same content, embeds, components
     and attachments as the last callback or edit that drew it (a click's answer on that message,
     or an earlier edit through the same token or of the same message)."""
-    shown: dict[tuple[Any, ...], Any] = {}
-    calls: Counter[str] = Counter()
-    redundant: Counter[str] = Counter()
-    for entry in log:
+    counter = CallCounter(probe, table_channels)
+    counter.feed(log)
+    return counter.calls, counter.redundant
+
+
+class CallCounter:
+    """``call_breakdown`` fed a piece of the log at a time (the bench drops what it has read)."""
+
+    def __init__(self, probe: Probe, table_channels: set[int]) -> None:
+        self.probe = probe
+        self.table_channels = table_channels
+        self.shown: dict[tuple[Any, ...], Any] = {}
+        self.calls: Counter[str] = Counter()
+        self.redundant: Counter[str] = Counter()
+
+    def feed(self, log: list[Any]) -> None:
+        probe, table_channels = self.probe, self.table_channels
+        shown, calls, redundant = self.shown, self.calls, self.redundant
+        for entry in log:
+            self._one(entry, probe, table_channels, shown, calls, redundant)
+
+    @staticmethod
+    def _one(
+        entry: Any,
+        probe: Probe,
+        table_channels: set[int],
+        shown: dict[tuple[Any, ...], Any],
+        calls: Counter[str],
+        redundant: Counter[str],
+    ) -> None:
         path, method, body = entry.path, entry.method, entry.json
         match = CALLBACK.match(path)
         if match:
@@ -732,8 +773,8 @@ def call_breakdown(
                 shown[("token", match.group(2))] = _shown(data)
                 source = probe.sources.get(int(match.group(1)))
                 if kind == 7 and source is not None:
-                    shown[("message", *source)] = _shown(data)
-            continue
+                    shown[("message", *source)] = shown[("token", match.group(2))]
+            return
         match = WEBHOOK_MESSAGE.match(path)
         if match:
             if method == "PATCH":
@@ -744,7 +785,7 @@ def call_breakdown(
                 shown[key] = _shown(body)
             else:
                 calls[f"interaction-token {method}"] += 1
-            continue
+            return
         if path.startswith("/channels/"):
             channel = int(path.split("/")[2])
             where = "channel" if channel in table_channels else "DM"
@@ -755,12 +796,11 @@ def call_breakdown(
                 if shown.get(key) == _shown(body):
                     redundant[f"bot-token edits ({where})"] += 1
                 shown[key] = _shown(body)
-            continue
+            return
         if path.startswith("/users/@me/channels"):
             calls["bot-token calls (DM)"] += 1
-            continue
+            return
         calls[f"other {method}"] += 1
-    return calls, redundant
 
 
 SPREAD = (

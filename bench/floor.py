@@ -116,6 +116,7 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
                 await _burst(env, probe, clicks, burst)
                 await _advance(env, probe, 1.0, step)
                 forget_transcript(env)
+                del env.http_requests[:]  # never read here; as for the referee, it is not kept
             took = [done - bot.received[i] for i, done in bot.handled if i in bot.received]
     finally:
         gc.unfreeze()

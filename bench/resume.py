@@ -104,6 +104,7 @@ async def load_cogs(bot: Any) -> None:
 
 async def _close(bot: Any) -> None:
     bot.scheduler.stop()
+    await bot.release()  # give up shard 0's lease, or the fresh process below is refused it
     await bot.database.dispose()
 
 
@@ -184,12 +185,10 @@ def time_fresh_process(url: str) -> dict[str, Any]:
     from bench.common import ROOT
 
     done = subprocess.run(
-        [sys.executable, "-m", "bench.resume", "fresh", url],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-m", "bench.resume", "fresh", url], cwd=ROOT, capture_output=True, text=True
     )
+    if done.returncode != 0:  # say why, not just that it failed
+        raise RuntimeError(f"the fresh process failed ({done.returncode}): {done.stderr.strip()[-600:]}")
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
