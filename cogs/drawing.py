@@ -125,6 +125,17 @@ class TableDrawing:
         text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
+    async def prepare(self, table: Table) -> None:
+        """Have ready, off the event loop, what the next drawing of this table needs that takes
+        long to make (Trap's board image). Hold the table's lock while calling it: what it
+        prepares is from committed state. Drawing without it still works, on the loop."""
+        prepare = getattr(self.uis[table.game.key], "prepare_files", None)
+        if prepare is None or table.status == "lobby" or table.status in CLOSED_TITLES or table.state is None:
+            return  # drawn without files (see draw)
+        ready = prepare(table)
+        if ready is not None:
+            await ready
+
     def files(self, table: Table) -> list[discord.File]:
         files = getattr(self.uis[table.game.key], "table_files", None)
         return list(files(table)) if files is not None else []

@@ -13,10 +13,11 @@ The in-between steps are "nav-…" buttons: panel-only state, never an engine ac
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -261,6 +262,8 @@ class TrapUI:
         self._announced: dict[int, tuple[Any, ...]] = {}
         # Table id -> the turn of the last committed change (see panel: a change mid-commit).
         self._committed: dict[int, tuple[Any, ...]] = {}
+        # Table id -> (version, PNG) of the latest board drawn (see prepare_files).
+        self._boards: dict[int, tuple[int, bytes]] = {}
 
     # --- lobby and table ---------------------------------------------------------------------
 
@@ -279,10 +282,38 @@ class TrapUI:
             "Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first).",
         ]
 
+    def prepare_files(self, table: Table) -> Awaitable[None] | None:
+        """Draw this version's board in a worker thread. Pillow takes about 10 ms a board, most
+        of it encoding the PNG, which lets go of the GIL: on the event loop every other table
+        would wait that long at each Trap table's edit. Called under the table's lock."""
+        if table.state is None or self._board_at(table) is not None:
+            return None
+        table_id, version, view = table.id, table.version, table.state.view(None)
+
+        async def draw() -> None:
+            png = await asyncio.to_thread(render_board, view)
+            kept = self._boards.get(table_id)
+            if kept is None or kept[0] < version:
+                self._boards[table_id] = (version, png)
+
+        return draw()
+
+    def _board_at(self, table: Table) -> bytes | None:
+        kept = self._boards.get(table.id)
+        return kept[1] if kept is not None and kept[0] == table.version else None
+
+    def _board(self, table: Table) -> bytes:
+        png = self._board_at(table)
+        if png is None:  # not prepared (drawn for a test, say): draw it here, once
+            assert table.state is not None
+            png = render_board(table.state.view(None))
+            self._boards[table.id] = (table.version, png)
+        return png
+
     def table_files(self, table: Table) -> list[discord.File]:
         assert table.state is not None
         view = table.state.view(None)
-        files = [discord.File(io.BytesIO(render_board(view)), filename=BOARD_FILE)]
+        files = [discord.File(io.BytesIO(self._board(table)), filename=BOARD_FILE)]
         record = self.records.get(table.id)
         if view["phase"] == "over" and record is not None:
             # The final table message keeps the whole game; the results show only its end.
@@ -450,7 +481,7 @@ class TrapUI:
             starting = any(e.kind == "phase" and e.data.get("phase") == "piece_drop" for e in events)
             record = self.records[table.id] = Record(complete=starting)
         record.add(events)
-        for kept in (self.records, self._announced, self._committed):
+        for kept in (self.records, self._announced, self._committed, self._boards):
             for gone in [tid for tid in kept if tid != table.id and not self._live(tid)]:
                 del kept[gone]
 

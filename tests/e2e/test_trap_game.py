@@ -147,3 +147,42 @@ async def test_six_by_six_king_setup_through_row_steps(simcord_env, simcord_bot)
     assert board_png(env, channel.history()[0]).size == image_size(6)
     assert people[0].actions + people[1].actions == 24 + 60 + view["ply"]
     assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_bot, monkeypatch):
+    """Pillow takes about 10 ms a board; drawn on the event loop, every other table would wait
+    that long at each edit of a Trap table. Over a game played to its end by clicks (the first
+    board at Start, each move's edit, the final table), every board is drawn in a worker
+    thread, each version once, and the final table message shows the final board.
+
+    Seen to fail with TableDrawing.prepare doing nothing: every board was drawn on the loop's
+    thread, by the drawing itself."""
+    import threading
+
+    # The module the live TrapUI runs in (discord.py loads each extension afresh, so an import
+    # here could name another copy of cogs.trap).
+    module = type(simcord_bot.referee.uis["trap"]).prepare_files.__globals__
+    drawn: list[tuple[bool, int]] = []
+    real = module["render_board"]
+
+    def watched(view: dict[str, Any], **kwargs: Any) -> bytes:
+        drawn.append((threading.current_thread() is threading.main_thread(), int(view["ply"])))
+        return real(view, **kwargs)
+
+    monkeypatch.setitem(module, "render_board", watched)
+    env = simcord_env
+    simcord_bot.referee.new_seed = lambda: 7
+    simcord_bot.referee.computer_speed = 0.5
+    t = await open_table(env, cpu="medium", quick_setup=True)
+    alice, channel, lobby = t["host"], t["channel"], t["lobby"]
+    await alice.click(lobby, label="Start")
+    person = Person(alice, lobby, simcord_bot, seat=0)
+    await person.open_panel()
+    await play_to_end(env, [person], channel, medium_chooser(7))
+    await env.advance_time(6)  # the last paced table edit
+    assert len(drawn) >= 5, "a board for the start, the moves and the end"
+    assert not any(on_loop for on_loop, _ in drawn), [ply for on_loop, ply in drawn if on_loop]
+    table = simcord_bot.referee.messages.closed[1]
+    assert max(ply for _, ply in drawn) == table.state.view(None)["ply"], "the last board is the end"
+    assert not env.errors
