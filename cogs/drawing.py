@@ -125,16 +125,14 @@ class TableDrawing:
         text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
-    async def prepare(self, table: Table) -> None:
-        """Have ready, off the event loop, what the next drawing of this table needs that takes
-        long to make (Trap's board image). Hold the table's lock while calling it: what it
-        prepares is from committed state. Drawing without it still works, on the loop."""
+    async def ready(self, table: Table) -> Drawing:
+        """``draw``, with what takes long to make (Trap's board image) made first, off the event
+        loop. Hold the table's lock while calling it, so both are of committed state."""
         prepare = getattr(self.uis[table.game.key], "prepare_files", None)
-        if prepare is None or table.status == "lobby" or table.status in CLOSED_TITLES or table.state is None:
-            return  # drawn without files (see draw)
-        ready = prepare(table)
-        if ready is not None:
-            await ready
+        with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
+        if prepare is not None and with_files and (slow := prepare(table)) is not None:
+            await slow
+        return self.draw(table)
 
     def files(self, table: Table) -> list[discord.File]:
         files = getattr(self.uis[table.game.key], "table_files", None)

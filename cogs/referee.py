@@ -102,8 +102,7 @@ class Referee:
             store,
             scheduler,
             lookup=self.tables.get,
-            draw=self.drawing.draw,
-            prepare=self.drawing.prepare,
+            draw=self.drawing.ready,
             unreachable=self._on_unreachable,
             reached=self._on_reached,
         )
@@ -703,8 +702,7 @@ class Referee:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
-            await self.drawing.prepare(table)
-            embed, items, files = self.drawing.draw(table)
+            embed, items, files = await self.drawing.ready(table)
             if note and table.status == "lobby":
                 embed = self.lobby.embed(table, note)
             try:
@@ -870,8 +868,7 @@ class Referee:
         # edit booked by the change then finds it drawn already and sends nothing).
         try:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
-                await self.drawing.prepare(table)
-                drawing = self.drawing.draw(table)
+                drawing = await self.drawing.ready(table)
                 embed, items, files = drawing
                 await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
                 self.messages.drawn(table, table.table_message_id, drawing)

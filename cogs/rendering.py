@@ -92,8 +92,7 @@ class TableMessages:
         scheduler: Scheduler,
         *,
         lookup: Callable[[int], Table | None],
-        draw: Callable[[Table], Drawing],
-        prepare: Callable[[Table], Awaitable[None]] | None = None,
+        draw: Callable[[Table], Awaitable[Drawing]],
         unreachable: Callable[[Table, Failure], None],
         reached: Callable[[Table], None],
     ) -> None:
@@ -103,7 +102,6 @@ class TableMessages:
         self.budget = EditBudget()
         self._lookup = lookup
         self._draw = draw
-        self._prepare = prepare
         self._unreachable = unreachable
         self._reached = reached
         # What each table message shows now (message id, ``fingerprint``), so an edit that would
@@ -196,12 +194,10 @@ class TableMessages:
         retry = False
         try:
             # Draw under the lock, so a change half-way through its commit is never drawn; send
-            # outside it, so clicks never wait on Discord. What takes long to draw (an image) is
-            # made first, off the loop, under the lock too, so the drawing finds it ready.
+            # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
+            # made off the loop: the referee's ``draw`` awaits it.)
             async with table.lock:
-                if self._prepare is not None:
-                    await self._prepare(table)
-                drawing = self._draw(table)
+                drawing = await self._draw(table)
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
             if shows is None or shows[1] is None or shows != (message_id, fingerprint(drawing)):
@@ -234,9 +230,7 @@ class TableMessages:
     async def _repost(self, table: Table) -> None:
         """Someone deleted the table message: post the table again (its buttons live there)."""
         async with table.lock:
-            if self._prepare is not None:
-                await self._prepare(table)
-            drawing = self._draw(table)
+            drawing = await self._draw(table)
         embed, items, files = drawing
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)

@@ -156,7 +156,7 @@ async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_
     board at Start, each move's edit, the final table), every board is drawn in a worker
     thread, each version once, and the final table message shows the final board.
 
-    Seen to fail with TableDrawing.prepare doing nothing: every board was drawn on the loop's
+    Seen to fail with TableDrawing.ready not preparing the files: every board was drawn on the loop's
     thread, by the drawing itself."""
     import threading
 
