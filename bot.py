@@ -17,7 +17,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -251,11 +251,8 @@ async def run_until_stopped(bot: RefereeBot, serve: Awaitable[None]) -> int:
     """Run ``serve`` (the bot's connection) until it ends or SIGTERM/SIGINT arrives, then close
     the bot cleanly. discord.py's own ``run`` only handles Ctrl-C, and SIGTERM is how systemd,
     Docker and every host stop a service."""
-    loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):  # add_signal_handler is missing on Windows
-            loop.add_signal_handler(sig, stopping.set)
+    restore = _on_stop_signals(asyncio.get_running_loop(), stopping.set)
     serving = asyncio.ensure_future(serve)
     waiting = asyncio.ensure_future(stopping.wait())
     try:
@@ -269,10 +266,31 @@ async def run_until_stopped(bot: RefereeBot, serve: Awaitable[None]) -> int:
             serving.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await serving  # a failed login raises here
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError):
-                loop.remove_signal_handler(sig)
+        restore()
     return 0
+
+
+def _on_stop_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> Callable[[], None]:
+    """Call ``stop`` on the loop when SIGTERM or SIGINT arrives; returns what undoes that.
+    Windows' event loops have no ``add_signal_handler``: there a plain signal handler hands the
+    stop to the loop from whichever thread the signal lands on."""
+    signals = (signal.SIGTERM, signal.SIGINT)
+    if sys.platform != "win32":
+        for sig in signals:
+            loop.add_signal_handler(sig, stop)
+
+        def restore() -> None:
+            for sig in signals:
+                loop.remove_signal_handler(sig)
+
+        return restore
+    previous = {sig: signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop)) for sig in signals}
+
+    def restore_windows() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore_windows
 
 
 class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
