@@ -7,7 +7,7 @@ the race matters on PostgreSQL, where two transactions really do run at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -26,18 +26,32 @@ async def store(database_url: str) -> AsyncIterator[Store]:
     await s.db.dispose()
 
 
-async def finish(store: Store, guild_id: int, channel_id: int, seats: list[SeatSpec], places: dict[int, int]):
-    """Open a table and commit its final action with these places (user id → place)."""
+async def finish(
+    store: Store,
+    guild_id: int,
+    channel_id: int,
+    seats: list[SeatSpec],
+    places: dict[int, int],
+    *,
+    game: str = "zipzap",
+) -> Callable[[], Awaitable[None]]:
+    """Open a table and return its final commit with these places (user id → place; a seat
+    without a user id, a computer, by its seat number)."""
     gid = await store.create_table(
         guild_id=guild_id,
         channel_id=channel_id,
-        game="zipzap",
+        game=game,
         host_id=REGULAR,
         options={},
         speed="relaxed",
         seed=channel_id,
         seats=seats,
     )
+    results = [
+        SeatResult(s.seat, place, 10 - place)
+        for s in seats
+        if (place := places.get(s.user_id if s.user_id is not None else s.seat)) is not None
+    ]
 
     async def commit() -> None:
         await store.commit_action(
@@ -52,13 +66,9 @@ async def finish(store: Store, guild_id: int, channel_id: int, seats: list[SeatS
             deadline_at=None,
             deadline_action=None,
             seats=seats,
-            results=[
-                SeatResult(s.seat, places[s.user_id], 10 - places[s.user_id])
-                for s in seats
-                if s.user_id is not None
-            ],
+            results=results,
             guild_id=guild_id,
-            game="zipzap",
+            game=game,
         )
 
     return commit
@@ -146,32 +156,7 @@ def test_every_computer_level_has_its_own_strength() -> None:
 
 async def beat_a_computer(store: Store, guild_id: int, level: str) -> StandingRow:
     seats = [SeatSpec(0, REGULAR, "reg"), SeatSpec(1, None, "Robo", computer_level=level)]
-    gid = await store.create_table(
-        guild_id=guild_id,
-        channel_id=guild_id,
-        game="trap",
-        host_id=REGULAR,
-        options={},
-        speed="relaxed",
-        seed=1,
-        seats=seats,
-    )
-    await store.commit_action(
-        gid,
-        seq=1,
-        seat=0,
-        action="end",
-        actor_id=None,
-        state={},
-        version=1,
-        log=[],
-        deadline_at=None,
-        deadline_action=None,
-        seats=seats,
-        results=[SeatResult(0, 1, 1), SeatResult(1, 2, 0)],
-        guild_id=guild_id,
-        game="trap",
-    )
+    await (await finish(store, guild_id, guild_id, seats, {REGULAR: 1, 1: 2}, game="trap"))()
     (row,) = await store.player_stats(guild_id, REGULAR)
     return row
 

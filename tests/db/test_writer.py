@@ -18,6 +18,7 @@ from rules import get_game
 
 GAME = get_game("zipzap")
 SEATS = [SeatSpec(0, 11, "ann"), SeatSpec(1, 22, "bea")]
+STATE = GAME.new_game(2, GAME.parse_options({}), 1).to_json()
 
 
 @pytest.mark.sqlite_only("SQLite has one writer; PostgreSQL's pool writes in parallel by design")
@@ -46,42 +47,11 @@ async def test_a_burst_of_commits_takes_turns_and_all_land(database_url: str) ->
 
     sync = database.engine.sync_engine
     try:
-        state = GAME.new_game(2, GAME.parse_options({}), 1).to_json()
-        tables = []
-        for i in range(20):
-            gid = await store.create_table(
-                guild_id=1,
-                channel_id=100 + i,
-                game="zipzap",
-                host_id=11,
-                options={"seats": 2, "rules": {}},
-                speed="relaxed",
-                seed=i,
-                seats=SEATS,
-            )
-            await store.start_game(
-                gid, version=1, seats=SEATS, state=state, log=[], deadline_at=None, deadline_action=None
-            )
-            tables.append(gid)
+        tables = await _live_tables(store, 20)
         event.listen(sync, "before_execute", on_execute)
         event.listen(sync, "commit", on_end)
         event.listen(sync, "rollback", on_end)
-
-        async def act(gid: int) -> None:
-            await store.commit_action(
-                gid,
-                seq=2,
-                seat=0,
-                action="draw",
-                actor_id=11,
-                state=state,
-                version=2,
-                log=["ann drew"],
-                deadline_at=None,
-                deadline_action=None,
-            )
-
-        await asyncio.gather(*(act(gid) for gid in tables))
+        await asyncio.gather(*(_draw(store, gid) for gid in tables))
         assert most == 1
         async with database.sessions() as s:
             assert await s.scalar(select(func.count()).select_from(ActionRow)) == 20
@@ -90,7 +60,6 @@ async def test_a_burst_of_commits_takes_turns_and_all_land(database_url: str) ->
 
 
 async def _live_tables(store: Store, count: int) -> list[int]:
-    state = GAME.new_game(2, GAME.parse_options({}), 1).to_json()
     tables = []
     for i in range(count):
         gid = await store.create_table(
@@ -104,7 +73,7 @@ async def _live_tables(store: Store, count: int) -> list[int]:
             seats=SEATS,
         )
         await store.start_game(
-            gid, version=1, seats=SEATS, state=state, log=[], deadline_at=None, deadline_action=None
+            gid, version=1, seats=SEATS, state=STATE, log=[], deadline_at=None, deadline_action=None
         )
         tables.append(gid)
     return tables
@@ -117,7 +86,7 @@ async def _draw(store: Store, gid: int, version: int = 2) -> None:
         seat=0,
         action="draw",
         actor_id=11,
-        state=GAME.new_game(2, GAME.parse_options({}), 1).to_json(),
+        state=STATE,
         version=version,
         log=["ann drew"],
         deadline_at=None,

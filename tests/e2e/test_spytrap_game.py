@@ -48,6 +48,23 @@ class IdentityAudit(Audit):
         self.snapshots.append(Snapshot(len(self.env.http_requests), hidden))
 
 
+async def play_until_a_person_draws(env: Any, table: Any, spies: list[Any], *, draws: int = 1) -> None:
+    """Play on until one of the people (seats 0 and 1) is to draw, with ``draws`` draws left and
+    no prompt open (at most 400 steps; the caller checks it got there)."""
+    for _ in range(400):
+        view = table.state.view(None)
+        if (
+            view["phase"] == "draw"
+            and view["draws_left"] >= draws
+            and view["prompt"] is None
+            and view["drawer"] in (0, 1)
+        ):
+            return
+        for spy in spies:
+            await spy.step(table)
+        await env.advance_time(1)
+
+
 def identity_patterns(country: str) -> list[re.Pattern[str]]:
     return [re.compile(rf"\b(?:the )?{country} spy\b")]
 
@@ -138,18 +155,7 @@ async def test_a_restart_mid_draw_resumes_the_draw(simcord_env, simcord_bot, mak
     """Seen failing against a resume() that loaded no tables (the restarted bot had no table)."""
     env = simcord_env
     _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
-    for _ in range(400):
-        view = table.state.view(None)
-        if (
-            view["phase"] == "draw"
-            and view["draws_left"]
-            and view["prompt"] is None
-            and view["drawer"] in (0, 1)
-        ):
-            break
-        for spy in spies:
-            await spy.step(table)
-        await env.advance_time(1)
+    await play_until_a_person_draws(env, table, spies)
     view = table.state.view(None)
     assert view["phase"] == "draw" and view["drawer"] in (0, 1)
     saved = table.state.to_json()
@@ -295,18 +301,7 @@ async def test_a_stale_public_draw_button_acts_on_the_current_state_and_says_so(
     paced, redraws later): the labels after the quick draws still showed the old count."""
     env = simcord_env
     _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
-    for _ in range(400):
-        view = table.state.view(None)
-        if (
-            view["phase"] == "draw"
-            and view["draws_left"] >= 4
-            and view["prompt"] is None
-            and view["drawer"] in (0, 1)
-        ):
-            break
-        for spy in spies:
-            await spy.step(table)
-        await env.advance_time(1)
+    await play_until_a_person_draws(env, table, spies, draws=4)
     await env.advance_time(2)  # the table message catches up with the last paced edit
     view = table.state.view(None)
     assert view["phase"] == "draw" and view["drawer"] in (0, 1) and view["draws_left"] >= 4
