@@ -331,3 +331,41 @@ async def test_a_stale_public_draw_button_acts_on_the_current_state_and_says_so(
         reply = answer_text(env, flight)
         assert "That pile is empty now" in reply, reply
         assert f"{sum(now['pile_sizes'])} card" in reply
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_draw_whose_answer_fails_still_counts_and_the_table_catches_up(simcord_env, simcord_bot):
+    """A draw clicked on the table message is answered by redrawing that message. When Discord
+    refuses that answer (404 Unknown interaction: it came after the 3-second deadline), the draw
+    stands (it is committed before the answer), and the table message catches up through the
+    bot's own edit a moment later.
+
+    Seen to fail with the answer's drawing recorded as shown before the answer was sent: the
+    edit booked by the draw found it "drawn already" and the table kept the old pile counts."""
+    env = simcord_env
+    _guild, channel, _lobby, table, spies = await open_spytrap(env, simcord_bot, max_rounds=12)
+    await play_until_a_person_draws(env, table, spies)
+    await env.advance_time(2)  # the table message catches up with the last paced edit
+    view = table.state.view(None)
+    assert view["phase"] == "draw" and view["drawer"] in (0, 1) and view["prompt"] is None
+    drawer = spies[view["drawer"]]
+    message = channel.history()[0]
+    draw = next(b for b in buttons(message) if ":act:draw-" in (b.get("custom_id") or ""))
+    before = table.version
+    env.inject_error("POST", "/interactions/*/callback", status=404, code=10062, times=1)
+    await drawer.actor.click(message, custom_id=draw["custom_id"])
+    assert table.version == before + 1, "the draw counted"
+    await env.advance_time(2)
+    now = table.state.view(None)
+    if now["phase"] == "draw" and now["prompt"] is None:
+        labels = [
+            b.get("label") or ""
+            for b in buttons(channel.history()[0])
+            if ":act:draw-" in (b.get("custom_id") or "")
+        ]
+        assert {label.rsplit("(", 1)[1].rstrip(")") for label in labels} == {
+            str(n) for n in now["pile_sizes"] if n
+        }, "the table shows the piles as they are"
+    else:
+        assert message_text(channel.history()[0]) != message_text(message), "the table moved on"
+    assert not env.errors
