@@ -11,7 +11,9 @@ Conventions:
 - ``apply`` either changes the state and returns public events, or raises ``IllegalAction`` and
   leaves the state exactly as it was.
 - ``view(seat)`` is the only way hidden information leaves the engine: the Discord layer and the
-  computer players see views, never the state.
+  computer players see views, never the state. Each game types its view (a TypedDict), so a
+  misspelt key is a type error, not a KeyError in the middle of a game; at run time a view is
+  still a plain JSON-able dict, which is how scenario files and tests read it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,16 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from collections.abc import Mapping
+from importlib import resources
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 Action = str
 JSON = dict[str, Any]
+# What a seat sees: each game's TypedDict. Covariant for State (a game's view is a view),
+# contravariant for ComputerPlayer (a player of one game takes that game's view).
+V = TypeVar("V", bound=Mapping[str, Any], covariant=True)
+V_contra = TypeVar("V_contra", bound=Mapping[str, Any], contravariant=True)
 
 
 class IllegalAction(Exception):
@@ -92,7 +100,7 @@ class Result:
         }
 
 
-class State(ABC):
+class State(ABC, Generic[V]):
     """One game in progress. Subclasses are plain data plus rules; see the module docstring."""
 
     players: int
@@ -106,7 +114,7 @@ class State(ABC):
         """Apply the action or raise IllegalAction (state unchanged)."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> V:
         """JSON-able dict of exactly what ``seat`` may see (``None``: spectator)."""
 
     @abstractmethod
@@ -128,19 +136,19 @@ class State(ABC):
         return action
 
 
-S = TypeVar("S", bound=State)
+S = TypeVar("S", bound=State[Any])
 
 
-class ComputerPlayer(Protocol):
+class ComputerPlayer(Protocol[V_contra]):
     """A computer player decides from its own view and legal actions only."""
 
     level: str
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(self, view: V_contra, legal: list[Action], rng: random.Random) -> Action | None:
         """The action it wants to take now, or None to wait."""
         ...
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: V_contra, action: Action, rng: random.Random) -> float:
         """Seconds a person at this level would take before doing ``action``."""
         ...
 
@@ -170,7 +178,7 @@ class Game(ABC, Generic[S]):
     def from_json(self, data: JSON) -> S: ...
 
     @abstractmethod
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[Any]:
         """A computer player; ValueError for an unknown level."""
 
     computer_levels: ClassVar[tuple[str, ...]]
@@ -182,3 +190,21 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def house_rulings(self, options: Any) -> list[str]:
         """Every house ruling in force with these options, one sentence each."""
+
+
+def packaged_text(package: str, name: str) -> str:
+    """A Markdown file shipped beside a game's engine as package data (its rules text, its fixed
+    rulings). Read once, at import: a missing file is a packaging bug and should fail loudly."""
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def markdown_items(text: str) -> list[str]:
+    """The ``- `` items of a Markdown list, one string each (continuation lines joined), in order:
+    how a rulings file becomes the sentences ``house_rulings`` returns."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(line[2:].strip())
+        elif line.startswith("  ") and items and line.strip():
+            items[-1] += " " + line.strip()
+    return items

@@ -11,7 +11,7 @@ from rules.base import JSON, Event, IllegalAction, State
 
 @dataclass
 class ReplayOutcome:
-    state: State
+    state: State[Any]
     events: list[Event] = field(default_factory=list)
     failed_at: int | None = None  # index of the first illegal action
     reason: str | None = None
@@ -22,7 +22,7 @@ class ReplayOutcome:
         return self.failed_at is None and not self.mismatches
 
 
-def start_state(data: JSON) -> State:
+def start_state(data: JSON) -> State[Any]:
     game = get_game(data["game"])
     options = game.parse_options(data.get("options") or {})
     return game.new_game(int(data["players"]), options, int(data.get("seed", 0)), data.get("deal"))
@@ -43,7 +43,7 @@ def replay(data: JSON) -> ReplayOutcome:
     return outcome
 
 
-def check_expect(state: State, expect: JSON) -> dict[str, tuple[Any, Any]]:
+def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
     """Compare expected values with the spectator view; "winners" and "places" come from the result."""
     view = state.view(None)
     result = state.result()

@@ -19,7 +19,7 @@ from rules.base import JSON, Action, ComputerPlayer, Event, Game, IllegalAction,
 # Self-play must always finish, so a timer that is off at the chosen speed still fires after this long.
 FALLBACK_TIMER = 30.0
 
-OnAction = Callable[[State, int | None, Action, list[Event]], None]
+OnAction = Callable[[State[Any], int | None, Action, list[Event]], None]
 
 
 @dataclass
@@ -29,7 +29,7 @@ class SelfPlayRecord:
     options: JSON
     seed: int
     levels: list[str]
-    state: State
+    state: State[Any]
     actions: list[tuple[int | None, Action]] = field(default_factory=list)
     elapsed: float = 0.0  # virtual seconds
 
@@ -67,7 +67,7 @@ def play_game(
     if isinstance(options, dict):
         options = game.parse_options(options)
     seat_levels = [levels[s % len(levels)] for s in range(players)]
-    bots: list[ComputerPlayer] = [game.computer_player(level) for level in seat_levels]
+    bots: list[ComputerPlayer[Any]] = [game.computer_player(level) for level in seat_levels]
     rngs = [seat_rng(seed, s) for s in range(players)]
     delays = game.timers[timers]
     state = game.new_game(players, options, seed)
