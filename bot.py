@@ -26,11 +26,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.help import FullRulesButton
-from cogs.referee import Referee
-from cogs.scheduler import Scheduler
-from cogs.tree import RefereeTree
+from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
+from cogs.table.referee import Referee
+from cogs.table.scheduler import Scheduler
+from cogs.table.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
 from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
 from db.store import Store
@@ -301,10 +301,12 @@ def create_bot(settings: Settings, **kwargs: Any) -> RefereeBot:
     if settings.shard_count == 1:
         return RefereeBot(settings, **kwargs)
     if len(settings.shard_ids) == 1:
-        shards = {"shard_id": settings.shard_ids[0], "shard_count": settings.shard_count}
-        return RefereeBot(settings, **kwargs, **shards)
-    shards = {"shard_ids": list(settings.shard_ids), "shard_count": settings.shard_count}
-    return ShardedRefereeBot(settings, **kwargs, **shards)
+        return RefereeBot(
+            settings, **kwargs, shard_id=settings.shard_ids[0], shard_count=settings.shard_count
+        )
+    return ShardedRefereeBot(
+        settings, **kwargs, shard_ids=list(settings.shard_ids), shard_count=settings.shard_count
+    )
 
 
 def health_check() -> tuple[bool, str]:

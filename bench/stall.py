@@ -27,7 +27,7 @@ ZIPZAP_TABLES = 2
 async def scenario(*, database: Path, seconds: int, off_loop: bool, step: float) -> dict[str, Any]:
     import simcord
 
-    import cogs.referee as referee_module
+    import cogs.table.computers as referee_module
     from bench.e2e import (
         GC_PAUSES,
         GameDriver,
@@ -41,7 +41,7 @@ async def scenario(*, database: Path, seconds: int, off_loop: bool, step: float)
         watch_loop,
     )
     from bot import Settings, create_bot
-    from cogs.thinking import thinks_long
+    from cogs.table.thinking import thinks_long
     from db.engine import migrate
 
     url = sqlite_url(database)

@@ -16,9 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import ActionButton, ActionSelect, TableButton
-from cogs.shared import open_table_command, send_rules
-from cogs.table import Table
+from cogs.help import send_rules
+from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.lifecycle import open_table_command
+from cogs.table.model import Table
 from rules.base import Event
 from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
 from rules.words import plural

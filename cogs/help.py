@@ -16,11 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import reply
-from cogs.components import RULES_ID, view_of
+from cogs.table.buttons import view_of
+from cogs.table.common import reply
 from rules import GAMES
 
 QUICK_START_LIMIT = 600
+# "Full rules" under a quick start: the game's key, no table.
+RULES_ID = re.compile(r"gr:(?P<game>[a-z0-9_]{1,16})")
 
 # One line per game for /help, in the games' own words (player counts come from the engines).
 TAGLINES: dict[str, str] = {
@@ -130,7 +132,7 @@ def quick_start_embed(game: Any) -> discord.Embed:
 
 def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[discord.Embed]:
     """The full rules and the house rulings in force: the table's options here, else the defaults."""
-    table = interaction.client.referee.table_in(interaction.channel_id)  # type: ignore[attr-defined]
+    table = interaction.client.referee.table_in(interaction.channel_id)
     options = table.options if table is not None and table.game.key == game.key else game.parse_options({})
     rules = discord.Embed(title=f"{game.title} — how to play", description=game.rules_text()[:4096])
     rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
@@ -176,7 +178,7 @@ class FullRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=R
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FullRulesButton:
         return cls(match["game"])
 
@@ -184,8 +186,9 @@ class FullRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=R
         await show_full_rules(interaction, self.game_key)
 
 
-async def send_quick_start(interaction: discord.Interaction[Any], game: Any) -> None:
-    """`/<game> rules`: the quick start first; the long texts behind the button."""
+async def send_rules(interaction: discord.Interaction[Any], game: Any) -> None:
+    """`/<game> rules`: a one-minute quick start, privately; the full rules and the house rulings
+    in force are behind its **Full rules** button."""
     await interaction.response.send_message(
         embed=quick_start_embed(game), view=view_of([FullRulesButton(game.key)]), ephemeral=True
     )

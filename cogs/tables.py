@@ -13,8 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import Refusal, reply
-from cogs.components import is_ours, on_message, route_unlisted
+from cogs.help import RULES_ID, show_full_rules
+from cogs.table.buttons import is_ours, on_message, payload, route_unlisted
+from cogs.table.common import Refusal, reply
 
 
 class TablesCog(commands.Cog):
@@ -63,8 +64,12 @@ class TablesCog(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not is_ours(custom_id):
+        custom_id = str(payload(interaction).get("custom_id", ""))
+        rules = RULES_ID.fullmatch(custom_id)
+        if rules is not None:
+            if not on_message(interaction, custom_id):
+                await show_full_rules(interaction, rules["game"])
+        elif not is_ours(custom_id):
             await reply(interaction, "That button isn't one I recognise, so nothing happened.")
         elif not on_message(interaction, custom_id):
             await route_unlisted(interaction, custom_id)

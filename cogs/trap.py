@@ -1,8 +1,8 @@
 """Trap on Discord: `/trap new|move|rules`, the public board and each player's move panel.
 
 Only drawing and commands live here; every rule is in rules/trap.py and every table mechanic in
-cogs/referee.py. Everything in Trap is public, so the table draws the spectator view (with a PNG
-of the board from cogs/trap_board.py) and a panel draws its seat's view plus the legal actions.
+cogs/table/referee.py. Everything in Trap is public, so the table draws the spectator view (with a PNG
+of the board from cogs/drawings/trap_board.py) and a panel draws its seat's view plus the legal actions.
 
 Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
 - Piece Drop: a 5 × 5 grid of points (6 × 6: pick a row, then the point).
@@ -25,11 +25,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import plain, reply
-from cogs.components import ActionButton, TableButton
-from cogs.shared import open_table_command, send_rules
-from cogs.table import Table
-from cogs.trap_board import render_board
+from cogs.drawings.trap_board import render_board
+from cogs.help import send_rules
+from cogs.table.buttons import ActionButton, TableButton
+from cogs.table.common import plain, reply
+from cogs.table.lifecycle import open_table_command
+from cogs.table.model import Table
 from rules.base import Event
 from rules.trap import COLUMNS, Trap
 
@@ -64,7 +65,7 @@ SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 # message (and behind History while playing), so the results stay readable on a phone.
 RESULT_MOVES = 12
 MOVES_FILE = "trap-moves.txt"
-# What the board picture's marks mean, by the kind of the last action (cogs/trap_board.py draws
+# What the board picture's marks mean, by the kind of the last action (cogs/drawings/trap_board.py draws
 # them: HIGHLIGHT, LAST_FROM and FLIPPED).
 BOARD_LEGEND = {
     "drop": "🟡 yellow ring: the pawn just dropped",

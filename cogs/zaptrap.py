@@ -18,10 +18,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import ActionButton, ActionSelect, TableButton
-from cogs.shared import open_table_command, send_rules
-from cogs.table import Table
-from cogs.words import plural, seat_names
+from cogs.help import send_rules
+from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.lifecycle import open_table_command
+from cogs.table.model import Table
+from cogs.table.words import plural, seat_names
 from rules.base import Event
 from rules.zaptrap import GESTURES, ZapOrTrap, card_name, species_name
 

@@ -1,7 +1,7 @@
 """Zip Zap on Discord: `/zipzap new|rules`, the public table and the private hand panel.
 
 Only drawing and commands live here; every rule is in rules/zipzap.py and every table mechanic in
-cogs/referee.py. Everything drawn comes from engine views: the table from the spectator view,
+cogs/table/referee.py. Everything drawn comes from engine views: the table from the spectator view,
 a panel from that seat's own view.
 """
 
@@ -13,10 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import ActionButton, TableButton
-from cogs.shared import open_table_command, send_rules
-from cogs.table import Table
-from cogs.words import plural, seat_names
+from cogs.help import send_rules
+from cogs.table.buttons import ActionButton, TableButton
+from cogs.table.lifecycle import open_table_command
+from cogs.table.model import Table
+from cogs.table.words import plural, seat_names
 from rules.base import Event
 from rules.zipzap import ZipZap, card_name
 

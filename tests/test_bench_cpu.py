@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 from bench.cpu import BOT, DISCORD, IDLE, OTHER, Sampler
-from cogs.components import ActionButton
-from cogs.panels import shown
+from cogs.table.buttons import ActionButton
+from cogs.table.panels import shown
 
 
 def sample_inside(target: Callable[[FrameType], bool], run: Callable[[], Any]) -> Sampler:
@@ -51,7 +51,7 @@ def test_a_standard_library_frame_counts_for_the_bot_code_that_called_it() -> No
     )
     report = sampler.report()
     assert report["owners"][BOT] == 1.0
-    assert report["bot_self"][0]["function"].startswith("cogs/panels.py:")
+    assert report["bot_self"][0]["function"].startswith("cogs/table/panels.py:")
     assert report["bot_self"][0]["function"].endswith(" shown")
 
 

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from cogs.table import Table
+from cogs.table.model import Table
 from db.engine import Database
 from db.models import ActionRow
 from db.store import Conflict, SeatResult, SeatSpec, Store

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogs.table import Table
+from cogs.table.model import Table
 from cogs.zipzap import card_label
 from rules.zipzap import card_name
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from cogs.table import Table
+from cogs.table.model import Table
 from rules.gifttrap import TOKEN_LABELS, TOKENS
 from tests.e2e.gifttrap_driver import is_over, open_lobby, play_to_end
 from tests.e2e.secrecy import Audit

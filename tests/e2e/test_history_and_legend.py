@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cogs.table import SeatInfo, Table
+from cogs.table.model import SeatInfo, Table
 from cogs.trap import TrapUI
 from rules.trap import Trap
 from tests.e2e.gifttrap_driver import open_lobby

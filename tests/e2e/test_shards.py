@@ -17,8 +17,8 @@ import pytest
 import pytest_asyncio
 
 from bot import RefereeBot, Settings, create_bot
-from cogs.components import view_of
-from cogs.table import Table
+from cogs.table.buttons import view_of
+from cogs.table.model import Table
 from db.engine import Database
 from db.store import SeatSpec, Store
 from rules import get_game

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from cogs.pings import ACTIVE
+from cogs.table.pings import ACTIVE
 from db.models import ActionRow, Game
 from rules.spytrap import COUNTRIES
 from tests.e2e.secrecy import Audit

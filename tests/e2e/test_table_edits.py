@@ -1,5 +1,5 @@
 """The public table message costs the bot's own Discord budget: it is edited only when what it
-shows changes, and at most once a second and a half per table (cogs/rendering.py)."""
+shows changes, and at most once a second and a half per table (cogs/table/messages.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.rendering import TABLE_EDIT_SPACING
+from cogs.table.messages import TABLE_EDIT_SPACING
 from tests.e2e.zaptrap_driver import Person as ZapPerson
 from tests.e2e.zaptrap_driver import open_lobby as open_zaptrap
 from tests.e2e.zipzap_driver import open_lobby as open_zipzap

@@ -18,9 +18,9 @@ import cogs.spytrap
 import cogs.trap
 import cogs.zaptrap
 import cogs.zipzap
-from cogs.referee import Referee
-from cogs.scheduler import Scheduler
-from cogs.table import SeatInfo, Table
+from cogs.table.model import SeatInfo, Table
+from cogs.table.referee import Referee
+from cogs.table.scheduler import Scheduler
 from rules import get_game
 from rules.base import Event, State
 from rules.selfplay import play_game

@@ -16,7 +16,7 @@ import pytest
 
 from cogs.gifttrap import GiftTrapUI
 from cogs.spytrap import SpyTrapUI
-from cogs.table import SeatInfo, Table
+from cogs.table.model import SeatInfo, Table
 from cogs.trap import TrapUI
 from cogs.zaptrap import ZapTrapUI
 from cogs.zipzap import ZipZapUI

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs.thinking import Thinker, decide
+from cogs.table.thinking import Thinker, decide
 from rules.trap import Trap
 from tests.e2e.trap_driver import open_table
 
@@ -87,7 +87,7 @@ async def test_a_thought_about_a_table_that_moved_on_is_dropped(simcord_env, sim
     # The thought ran in a worker process (settle waits for it) and booked the move.
     assert referee.thinker.started
     thought_at = table.version
-    assert referee._thought_for[(table.id, 1)] == thought_at
+    assert referee.computers.thought_for[(table.id, 1)] == thought_at
     assert referee.scheduler.when(key) is not None
     stale = table.planned[1]
 
@@ -101,13 +101,13 @@ async def test_a_thought_about_a_table_that_moved_on_is_dropped(simcord_env, sim
     await alice_plays()
     now = table.version
     assert table.state.view(None)["to_move"] == 1
-    assert referee._thought_for[(table.id, 1)] == now
+    assert referee.computers.thought_for[(table.id, 1)] == now
     assert referee.scheduler.when(key) is not None
     fresh = table.planned[1]
 
     # The stale move, if its job had survived, is refused by version even where still legal.
     assert stale in table.state.legal_actions(1)
-    await referee._on_computer(table.id, 1, stale, thought_at)
+    await referee.computers.play(table.id, 1, stale, thought_at)
     await env.settle()
     assert table.version == now
     assert referee.scheduler.when(key) is not None and table.planned[1] == fresh
@@ -134,4 +134,4 @@ async def test_the_workers_stop_with_the_referee(simcord_env, simcord_bot):
         worker.join(timeout=10)
     assert not any(w.is_alive() for w in workers)
     assert referee.thinker.closed and not referee.thinker.started
-    assert not referee._thinking
+    assert not referee.computers.thinking

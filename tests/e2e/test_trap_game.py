@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs.trap_board import image_size
+from cogs.drawings.trap_board import image_size
 from tests.e2e.simhelpers import buttons, message_text
 from tests.e2e.trap_driver import (
     Person,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cogs.table import Table
+from cogs.table.model import Table
 from rules.zaptrap import GESTURES
 from tests.e2e.secrecy import Audit
 from tests.e2e.simhelpers import message_text

@@ -31,8 +31,8 @@ if str(ROOT) not in sys.path:
 import simcord  # noqa: E402
 
 from bot import Settings, create_bot, run_until_stopped  # noqa: E402
-from cogs.panels import Panels  # noqa: E402
-from cogs.referee import Referee  # noqa: E402
+from cogs.table.panels import Panels  # noqa: E402
+from cogs.table.spine import Spine  # noqa: E402
 from db.engine import migrate  # noqa: E402
 from db.store import Store  # noqa: E402
 from tests.e2e.zipzap_driver import Player, is_over, open_lobby  # noqa: E402
@@ -47,7 +47,7 @@ def watch_commits() -> None:
     """Announce every commit before it starts, and every click's answer once it has been sent
     (for a click that applied an action: its seq, the clicker and the action)."""
     commit = Store.write
-    act = Referee.act
+    act = Spine.act
     answer = Panels.answer
     answer_over = Panels.answer_over
     applied: dict[int, tuple[int, str]] = {}  # clicker -> (seq, action) not yet answered
@@ -58,7 +58,7 @@ def watch_commits() -> None:
         await commit(self, game_id, **kw)
 
     async def recorded_act(
-        self: Referee, table: Any, seat: int | None, action: str, actor: int | None
+        self: Spine, table: Any, seat: int | None, action: str, actor: int | None
     ) -> Any:
         events = await act(self, table, seat, action, actor)
         if actor is not None:
@@ -79,7 +79,7 @@ def watch_commits() -> None:
             say(f"ACK {done[0]} {interaction.user.id} {done[1]}")
 
     Store.write = announced_commit  # type: ignore[method-assign]
-    Referee.act = recorded_act  # type: ignore[method-assign]
+    Spine.act = recorded_act  # type: ignore[method-assign]
     Panels.answer = announced_answer  # type: ignore[method-assign]
     Panels.answer_over = announced_answer_over  # type: ignore[method-assign]
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from cogs.components import ACTION_ID, SELECT_ID, TABLE_ID
+from cogs.table.buttons import ACTION_ID, SELECT_ID, TABLE_ID
 from rules import GAMES
 from rules.zipzap import ZipZap
 from tests.e2e.simhelpers import InFlight, answer_text, emit_click, message_text, playable
@@ -422,7 +422,7 @@ async def test_slash_values_out_of_range_are_refused(simcord_env: Any, simcord_b
 
 @pytest.mark.simcord(settle_timeout=60, check_errors=False)  # asserted in the test itself
 async def test_forged_slash_option_types_and_ranges_are_refused(simcord_env: Any, simcord_bot: Any) -> None:
-    """Was a bot bug, fixed (cogs/tree.py checks every option against the command's declared
+    """Was a bot bug, fixed (cogs/table/tree.py checks every option against the command's declared
     parameters before it runs); this test failed before the fix. discord.py checks neither the
     type nor the range of
     a Range[int] option, nor the type of a bool or Literal option, when the interaction arrives

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from bot import Settings, create_bot
-from cogs.table import Table
+from cogs.table.model import Table
 from tests.fault.fault_helpers import replay
 
 # The child writes its own SQLite file and the check reads it with sqlite3, whatever TEST_DATABASE_URL.

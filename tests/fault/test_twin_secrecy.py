@@ -22,7 +22,7 @@ import pytest
 
 from cogs.spytrap import FLAGS
 from cogs.spytrap import card_label as spy_card
-from cogs.table import Table
+from cogs.table.model import Table
 from cogs.zaptrap import card_label as zap_card
 from tests.fault.twins import audit_game, ui_class
 

@@ -45,9 +45,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.referee import Referee
-from cogs.scheduler import Scheduler
-from cogs.table import SeatInfo, Table
+from cogs.table.model import SeatInfo, Table
+from cogs.table.referee import Referee
+from cogs.table.scheduler import Scheduler
 from rules import get_game
 from rules.base import JSON, Event
 from rules.selfplay import play_game

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from trap_helpers import GAME, position
 
-from cogs.trap_board import image_size, render_board
+from cogs.drawings.trap_board import image_size, render_board
 from rules.trap import TrapOptions, TrapState
 
 

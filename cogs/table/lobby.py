@@ -12,9 +12,9 @@ from typing import Any
 
 import discord
 
-from cogs.common import Refusal
-from cogs.components import LobbySelect, TableButton
-from cogs.table import SeatInfo, Table
+from cogs.table.buttons import LobbySelect, TableButton
+from cogs.table.common import Refusal
+from cogs.table.model import SeatInfo, Table
 
 SPEEDS = ("off", "relaxed", "fast")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from cogs.table import Table
+from cogs.table.model import Table
 from rules.words import article, plural, with_article
 
 __all__ = ["article", "plural", "seat_names", "with_article"]

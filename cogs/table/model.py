@@ -21,6 +21,10 @@ from rules.base import Game, State
 LOG_LINES = 8  # public events kept for the table message
 
 
+class TableMoved(Exception):
+    """A change lost a race with another writer: the table was reloaded and nothing was applied."""
+
+
 @dataclass
 class SeatInfo:
     seat: int
@@ -57,7 +61,7 @@ class Table:
     seed: int
     status: str = "lobby"
     seats: list[SeatInfo] = field(default_factory=list)
-    state: State | None = None
+    state: State[Any] | None = None
     version: int = 0
     table_message_id: int | None = None
     log: list[str] = field(default_factory=list)

@@ -13,9 +13,9 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.components import TableButton
-from cogs.lobby import Lobby
-from cogs.table import Table
+from cogs.table.buttons import TableButton
+from cogs.table.lobby import Lobby
+from cogs.table.model import Table
 from rules.base import Event
 
 Drawing = tuple[discord.Embed, list[discord.ui.Item[Any]], list[discord.File]]

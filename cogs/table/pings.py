@@ -17,9 +17,9 @@ from datetime import timedelta
 
 import discord
 
-from cogs.rendering import TableMessages
-from cogs.scheduler import Scheduler
-from cogs.table import Table
+from cogs.table.messages import TableMessages
+from cogs.table.model import Table
+from cogs.table.scheduler import Scheduler
 
 # Someone who acted this recently is playing right now: the table is in front of them.
 ACTIVE = timedelta(minutes=1)

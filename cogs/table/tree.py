@@ -76,10 +76,10 @@ class RefereeTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
             return True
-        data = interaction.data if isinstance(interaction.data, dict) else {}
+        data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
         if data.get("type", 1) != 1:
             return True  # context menus carry no options
-        problem = invalid_options(self, data)  # type: ignore[arg-type]
+        problem = invalid_options(self, data)
         if problem is None:
             return True
         try:

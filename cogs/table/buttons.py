@@ -9,12 +9,22 @@ referee takes the table lock before the handler's first await and arrival order 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-if TYPE_CHECKING:
-    from cogs.referee import Referee
+
+class ClickHandler(Protocol):
+    """Whoever takes the clicks (the referee, ``bot.referee``): the buttons only parse."""
+
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
+    ) -> None: ...
+
+    async def on_action_button(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None: ...
+
 
 TABLE_ID = re.compile(r"gt:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})(?::(?P<arg>[A-Za-z0-9_+>\-]{1,48}))?")
 ACTION_ID = re.compile(r"ga:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<action>[A-Za-z0-9_+>\-]{1,48})")
@@ -22,15 +32,15 @@ ACTION_ID = re.compile(r"ga:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<action>[A-Za-
 SELECT_ID = re.compile(r"gs:(?P<tid>\d{1,18}):(?P<ver>\d{1,9}):(?P<prefix>[A-Za-z0-9_+>\-]{0,40})")
 # A select on a lobby (host only): the verb and the chosen value.
 LOBBY_SELECT_ID = re.compile(r"gl:(?P<tid>\d{1,18}):(?P<verb>[a-z_]{1,16})")
-# "Full rules" under a quick start (cogs/help.py): the game's key, no table.
-RULES_ID = re.compile(r"gr:(?P<game>[a-z0-9_]{1,16})")
-PATTERNS = (TABLE_ID, ACTION_ID, SELECT_ID, LOBBY_SELECT_ID, RULES_ID)
+PATTERNS = (TABLE_ID, ACTION_ID, SELECT_ID, LOBBY_SELECT_ID)
 # Option values must keep the joined action inside the engine's action alphabet.
 VALUE = re.compile(r"[A-Za-z0-9_+>\-]{1,48}")
 
 
-def _referee(interaction: discord.Interaction[Any]) -> Referee:
-    return interaction.client.referee  # type: ignore[attr-defined,no-any-return]
+def _referee(interaction: discord.Interaction[Any]) -> ClickHandler:
+    # The bot sets .referee before it takes any interaction (bot.py); discord.py's Client type
+    # does not know the attribute.
+    return interaction.client.referee  # type: ignore[no-any-return]
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
@@ -60,9 +70,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        return cls(int(match["tid"]), match["verb"], match["arg"], label=item.label)
+        return cls(int(match["tid"]), match["verb"], match["arg"], label=_label(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _referee(interaction).on_table_button(interaction, self.table_id, self.verb, self.arg)
@@ -99,9 +109,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        return cls(int(match["tid"]), int(match["ver"]), match["action"], label=item.label)
+        return cls(int(match["tid"]), int(match["ver"]), match["action"], label=_label(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _referee(interaction).on_action_button(interaction, self.table_id, self.version, self.action)
@@ -138,9 +148,9 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionSelect:
-        return cls(int(match["tid"]), int(match["ver"]), match["prefix"], list(item.options) or [_NONE])
+        return cls(int(match["tid"]), int(match["ver"]), match["prefix"], _options(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         value = _chosen(interaction)
@@ -171,9 +181,9 @@ class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbySelect:
-        return cls(int(match["tid"]), match["verb"], list(item.options) or [_NONE])
+        return cls(int(match["tid"]), match["verb"], _options(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _referee(interaction).on_table_button(
@@ -184,8 +194,23 @@ class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY
 _NONE = discord.SelectOption(label="—", value="none")
 
 
+def _label(item: discord.ui.Item[Any]) -> str | None:
+    return item.label if isinstance(item, discord.ui.Button) else None
+
+
+def _options(item: discord.ui.Item[Any]) -> list[discord.SelectOption]:
+    return (list(item.options) if isinstance(item, discord.ui.Select) else []) or [_NONE]
+
+
+def payload(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The interaction's raw data as plain JSON. discord.py types it as a union of payload
+    TypedDicts, but a forged client can send anything, so it is read defensively as JSON."""
+    data = interaction.data
+    return dict(data) if isinstance(data, dict) else {}
+
+
 def _chosen(interaction: discord.Interaction[Any]) -> str:
-    values = (interaction.data or {}).get("values") or [""]
+    values = payload(interaction).get("values") or [""]
     value = str(values[0])
     # A forged value outside the action alphabet becomes one the engine will refuse.
     return value if VALUE.fullmatch(value) else "invalid"
@@ -203,7 +228,7 @@ def on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
     message = interaction.message
     if message is None:
         return False
-    kind = (interaction.data or {}).get("component_type")
+    kind = payload(interaction).get("component_type")
     found: list[tuple[str, int]] = []
 
     def walk(components: Any) -> None:
@@ -241,12 +266,6 @@ async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) 
     if lobby:
         await referee.on_table_button(interaction, int(lobby["tid"]), lobby["verb"], _chosen(interaction))
         return
-    rules = RULES_ID.fullmatch(custom_id)
-    if rules:
-        # Imported here: cogs.help imports this module for RULES_ID and view_of.
-        from cogs.help import show_full_rules
-
-        await show_full_rules(interaction, rules["game"])
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

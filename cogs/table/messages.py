@@ -25,11 +25,11 @@ from typing import Any
 
 import discord
 
-from cogs.components import view_of
-from cogs.drawing import Drawing
-from cogs.failures import Failure, classify
-from cogs.scheduler import Scheduler
-from cogs.table import Table
+from cogs.table.buttons import view_of
+from cogs.table.drawing import Drawing
+from cogs.table.failures import Failure, classify
+from cogs.table.model import Table
+from cogs.table.scheduler import Scheduler
 from db.store import Store
 
 log = logging.getLogger(__name__)
@@ -257,7 +257,7 @@ class TableMessages:
     async def say(
         self, table: Table, text: str, allowed: discord.AllowedMentions | None = None
     ) -> discord.Message | None:
-        """A short public line; ``allowed`` says whom it may notify (see cogs/pings.py)."""
+        """A short public line; ``allowed`` says whom it may notify (see cogs/table/pings.py)."""
         if allowed is None:
             allowed = discord.AllowedMentions(users=True, roles=False, everyone=False)
         return await self._send(table, content=text, allowed_mentions=allowed)

@@ -42,10 +42,10 @@ Decision = tuple[str | None, float]
 PlayerKey = tuple[str, str, tuple[tuple[str, Any], ...]]
 
 # In a worker process: the players it has built, per (game, level, settings).
-_players: dict[PlayerKey, ComputerPlayer] = {}
+_players: dict[PlayerKey, ComputerPlayer[Any]] = {}
 
 
-def thinks_long(player: ComputerPlayer) -> bool:
+def thinks_long(player: ComputerPlayer[Any]) -> bool:
     """Whether this player's decision can take long enough to hold up other tables."""
     return bool(getattr(player, "thinks_long", False))
 

@@ -24,12 +24,12 @@ from typing import Any
 
 import discord
 
-from cogs.common import reply
-from cogs.components import view_of
-from cogs.failures import Failure, classify
-from cogs.rendering import EditBudget
-from cogs.scheduler import Scheduler
-from cogs.table import Table
+from cogs.table.buttons import view_of
+from cogs.table.common import reply
+from cogs.table.failures import Failure, classify
+from cogs.table.messages import EditBudget
+from cogs.table.model import Table
+from cogs.table.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 

@@ -36,3 +36,9 @@ def plain(line: str) -> str:
 def is_manager(user: discord.abc.User) -> bool:
     perms = getattr(user, "guild_permissions", None)
     return bool(perms and (perms.manage_guild or perms.manage_channels))
+
+
+# What every entry point says when a change could not be made; each changes nothing.
+RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
+MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
+NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."

@@ -1,0 +1,30 @@
+"""The table: the machinery every game plugs into. The game cogs at the top of ``cogs/`` draw a
+game; everything here is the same for all five.
+
+**What a new game provides** (besides its engine in ``rules/<game>/``): a cog ``cogs/<game>.py``
+with a ``GameUI`` (the protocol in ``drawing.py``: the public table embed and buttons, each
+seat's private panel, event lines, round and final summaries; optional extras are listed there),
+a slash group whose ``new`` calls ``lifecycle.open_table_command`` and whose ``rules`` calls
+``cogs.help.send_rules``, and a ``setup()`` that registers the UI with ``bot.referee.register``.
+Buttons are ``buttons.ActionButton`` (an engine action at a state version) and
+``buttons.TableButton`` (table verbs); nothing else is needed to get lobbies, timers, computer
+players, restarts, pings and leaderboards.
+
+**Where each part stands** (arrows point from caller to callee; no module imports one that
+imports it back):
+
+- ``referee.py``: the one object the bot holds (``bot.referee``); wires the parts below.
+- ``entry.py``: every click and keyboard move: routing, seat and membership checks, answers.
+- ``lifecycle.py``: open a table, leave, stop, resume after a restart, shut down.
+- ``spine.py``: **the file that changes a table**: draft → version-checked commit → adopt →
+  effects. Everything above calls it; it calls everything below.
+- ``computers.py`` (with ``thinking.py``, the worker pool): computer seats.
+- ``messages.py`` (the public message and its edit budget), ``panels.py`` (private panels),
+  ``pings.py`` (whom to ping), ``thread_line.py`` (a thread table's line in its parent channel).
+- ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``lobby.py`` (seat changes on a
+  draft and the lobby drawing).
+- ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
+  ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
+  ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers),
+  ``words.py`` (seat names in engine texts), ``tree.py`` (option checks for every slash command).
+"""

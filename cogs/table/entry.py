@@ -1,0 +1,423 @@
+"""Entry points: every click and keyboard move reaches a table through here.
+
+Routing (which table, which seat), the checks that come before any change (is this person seated
+here, is the click from this table's channel or their own DM panel, are they still a member of
+the table's server, is the referee restarting), and the answer the person gets. The change itself
+goes through the spine (``spine.py``); refusals and failures become one clear private answer
+(``_guarded``), and nothing a refusal touches is changed.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+from sqlalchemy.exc import SQLAlchemyError
+
+from cogs.table.buttons import view_of
+from cogs.table.common import MOVED, NOT_SAVED, RESTARTING, Refusal, display_name, is_manager, plain, reply
+from cogs.table.failures import Failure, classify
+from cogs.table.lifecycle import Lifecycle
+from cogs.table.lobby import Clicker
+from cogs.table.model import SeatInfo, Table, TableMoved
+from cogs.table.spine import Spine
+from cogs.table.thread_line import on_thread_line
+from rules.base import Event, IllegalAction
+
+log = logging.getLogger(__name__)
+
+# A server membership seen this recently is trusted for a DM click without asking Discord again.
+MEMBER_CHECK_TTL = timedelta(minutes=5)
+# A longer history than a message holds (2,000 characters) is sent as a file.
+HISTORY_MESSAGE_LIMIT = 1900
+
+
+class Entry:
+    def __init__(self, spine: Spine, lifecycle: Lifecycle) -> None:
+        self.spine = spine
+        self.lifecycle = lifecycle
+        # When each (guild, user) was last seen to be a member, for DM clicks.
+        self._members: dict[tuple[int, int], datetime] = {}
+        # When each (table, seat, public button) was last used, for rate-limited public buttons.
+        self._public_uses: dict[tuple[int, int, str], datetime] = {}
+
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
+    ) -> None:
+        if self.spine.draining:
+            await reply(interaction, RESTARTING)
+            return
+        if verb == "rematch":
+            await self._guarded(interaction, self._rematch(interaction, table_id))
+            return
+        table = self.spine.tables.get(table_id)
+        if table is None:
+            await reply(interaction, "That table has ended, so its buttons no longer do anything.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._table_button(interaction, table, verb, arg))
+
+    async def _table_button(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
+    ) -> None:
+        if interaction.channel_id != table.channel_id and not on_thread_line(interaction, table, verb):
+            raise Refusal("That button belongs to a table in another channel.")
+        if table.status == "lobby":
+            await self._lobby_click(interaction, table, verb, arg)
+            return
+        if table.status != "playing" or table.state is None:
+            raise Refusal("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if verb == "history":
+            await self._send_history(interaction, table)
+            return
+        if verb == "hand":
+            if seat is None:
+                raise Refusal("You're not playing at this table, so you have no hand here.")
+            await self.spine.panels.answer(interaction, table, seat, None, edit=False)
+        elif verb == "dm":
+            if seat is None:
+                raise Refusal("You're not playing at this table, so you have no hand here.")
+            if await self.spine.panels.send_dm(interaction, table, seat):
+                table.seats[seat].prefers_dm = True
+        elif verb == "act" and arg:
+            # Public buttons any player may press (Next round, a gesture, a bid): they act on the
+            # current state, because the table message is redrawn at most once a second.
+            if seat is None:
+                raise Refusal("Only the players at this table can do that.")
+            await self._apply_public(interaction, table, seat, arg)
+        else:
+            raise Refusal("That button doesn't do anything any more.")
+
+    async def _send_history(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The public History button (GameUI.history): anyone in the channel may press it; the
+        answer is private and changes nothing. A long history comes as a .txt file."""
+        history = getattr(self.spine.uis[table.game.key], "history", None)
+        if history is None:
+            raise Refusal("This game keeps no history to show.")
+        text = history(table)
+        if len(text) <= HISTORY_MESSAGE_LIMIT:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        data = io.BytesIO(plain(text).replace("\\*", "*").encode())
+        await interaction.response.send_message(
+            f"{table.game.title}: the history so far is long, so here it is as a file.",
+            file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
+            ephemeral=True,
+        )
+
+    def _on_table_message(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """Whether the click came from the table's own message. Only then may the answer edit the
+        message clicked: a button forged onto another message (last game's results, say) must
+        never turn that message into this table."""
+        message = interaction.message
+        return message is not None and message.id == table.table_message_id and not message.flags.ephemeral
+
+    async def _lobby_click(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
+    ) -> None:
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        draft = self.spine.draft(table)
+        edit = self.spine.lobby.edit(draft, who, verb, arg)
+        if edit.start:
+            await self._start(interaction, table)
+            return
+        if edit.cancel:
+            draft.status = "cancelled"
+        await self.spine.save(table, draft, seats=draft.specs())
+        if not table.live:
+            self.spine.closed(table)
+            await self._answer_table(interaction, table, "The table is cancelled.")
+            return
+        text = edit.note or "Done."
+        if on_thread_line(interaction, table, verb):
+            text = f"You're seated at the table in <#{table.channel_id}>."
+        await self._answer_table(interaction, table, text, note=edit.note)
+
+    async def _answer_table(
+        self, interaction: discord.Interaction[Any], table: Table, text: str, *, note: str | None = None
+    ) -> None:
+        """Answer a click on the table message by redrawing it in place; from anywhere else (or
+        if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
+        if self._on_table_message(interaction, table):
+            embed, items, files = await self.spine.drawing.ready(table)
+            if note and table.status == "lobby":
+                embed = self.spine.lobby.embed(table, note)
+            try:
+                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                if table.table_message_id is not None:
+                    self.spine.messages.drawn(table, table.table_message_id, (embed, items, files))
+                if table.status != "lobby":
+                    # The game's first drawing counts against the channel's edits, so the next
+                    # redraws pace themselves from it; lobby answers are rare and never race.
+                    self.spine.messages.spent(table)
+                return
+            except (discord.HTTPException, OSError) as error:
+                log.info("could not answer a click on table %s: %s", table.id, error)
+        else:
+            await reply(interaction, text)
+        self.spine.messages.request(table)
+
+    async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        draft = self.spine.draft(table)
+        n = len(draft.seats)
+        state = draft.game.new_game(n, draft.options, draft.seed)
+        # The deal and opening flip the engine did on its own at the start are public news.
+        events: list[Event] = list(getattr(state, "opening_events", None) or [])
+        draft.state = state
+        draft.status = "playing"
+        draft.log = []
+        draft.add_log([f"The game begins with {n} players."] + [self.spine.line(draft, e) for e in events])
+        draft.deadline_at, draft.deadline_action = self.spine.deadline(draft)
+        await self.spine.save(table, draft, seats=draft.specs())
+        # Timers and computers run whatever Discord says next.
+        self.spine.after_change(table, events, render=False)
+        self.spine.messages.spawn(self.spine.thread_lines.update(table))
+        await self._answer_table(interaction, table, "The game has started.")
+
+    async def on_action_button(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None:
+        if self.spine.draining:
+            await reply(interaction, RESTARTING)
+            return
+        table = self.spine.tables.get(table_id)
+        if table is None and interaction.guild_id is None:
+            # Discord delivers every DM click to shard 0, whichever process owns the table.
+            await self._foreign_click(interaction, table_id, version, action)
+            return
+        if table is None:
+            await reply(interaction, "That table has ended, so this panel no longer does anything.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+
+    async def _foreign_click(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
+    ) -> None:
+        """A DM panel click for a table another process owns: apply it here through the same
+        checks and the same version-checked write (so it counts once, whoever else sees it), then
+        tell the owner, which reloads the table and redraws it."""
+        try:
+            row = await self.spine.store.get_table(table_id)
+            if row is None or row.status != "playing" or self.spine.owns(row.guild_id):
+                await reply(interaction, "That table has ended, so this panel no longer does anything.")
+                return
+            table = Table.from_row(row)
+        except Exception:
+            log.exception("could not load table %s for a DM click", table_id)
+            await reply(interaction, NOT_SAVED)
+            return
+        table.foreign = True
+        self.spine.track_epoch(table)
+        before = table.version
+        async with table.lock:
+            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+        if table.version != before:
+            try:
+                await self.spine.announce_change(table.id)
+            except Exception:  # the owner also reloads on its next write's conflict
+                log.warning("could not tell table %s's owner about a DM click", table.id, exc_info=True)
+
+    async def _action_button(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, action: str
+    ) -> None:
+        in_dm = interaction.guild_id is None
+        if not in_dm and interaction.channel_id != table.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if table.status != "playing" or table.state is None:
+            raise Refusal("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        if in_dm:
+            await self._require_member(table, interaction.user)
+        # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
+        # panel button forged onto a public message must never turn that message into a hand.
+        own = in_dm or bool(interaction.message is not None and interaction.message.flags.ephemeral)
+        if action == "refresh":
+            await self.spine.panels.answer(interaction, table, seat, None, edit=own)
+            return
+        if action.startswith("nav-"):
+            # A panel-only step (a card picked for a pile, a tab) survives other players'
+            # actions: the game's panel checks the step against the state it draws now. Only a
+            # new epoch (a new round, where the same codes mean new cards) starts it over.
+            if version < table.epoch_since:
+                note = "The table moved on; here it is now."
+                await self.spine.panels.answer(interaction, table, seat, note, edit=own)
+            else:
+                await self.spine.panels.answer(interaction, table, seat, None, edit=own, nav=action[4:])
+            return
+        await self._apply_from_click(interaction, table, seat, action, version, panel=own)
+
+    async def _require_member(self, table: Table, user: discord.abc.User) -> None:
+        """A DM click carries no server membership: ask Discord (at most every few minutes)
+        whether the person is still in the table's server. Only members who hold a seat play."""
+        key = (table.guild_id, user.id)
+        now = self.spine.scheduler.now()
+        seen = self._members.get(key)
+        if seen is not None and now - seen < MEMBER_CHECK_TTL:
+            return
+        guild = self.spine.bot.get_guild(table.guild_id)
+        try:
+            if guild is not None:
+                await guild.fetch_member(user.id)
+            else:
+                await self.spine.bot.http.get_member(table.guild_id, user.id)
+        except (discord.HTTPException, OSError) as error:
+            failure = classify(error)
+            if failure in (Failure.MEMBER_GONE, Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
+                self._members.pop(key, None)
+                raise Refusal(
+                    "You're no longer a member of that server, so you can't play at its table."
+                ) from None
+            log.info("could not check membership for a DM click: %s", error)  # don't block play on a hiccup
+            return
+        self._members[key] = now
+
+    async def _apply_public(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str
+    ) -> None:
+        cooldown = getattr(self.spine.uis[table.game.key], "public_cooldown", None)
+        seconds = cooldown(action) if cooldown is not None else None
+        now = self.spine.scheduler.now()
+        key = (table.id, seat, action.split("-")[0])
+        if seconds:
+            last = self._public_uses.get(key)
+            if last is not None and (now - last).total_seconds() < seconds:
+                raise Refusal(f"Easy there — once every {seconds:g} seconds.")
+        await self.spine.act(
+            table, seat, action, interaction.user.id
+        )  # IllegalAction → a reason, via _guarded
+        if seconds:
+            self._public_uses[key] = now
+        # The table shows what happened. A click on the table message itself is answered by
+        # redrawing it: at once, and through the interaction, not the bot's own edit budget (the
+        # edit booked by the change then finds it drawn already and sends nothing).
+        try:
+            if self._on_table_message(interaction, table) and table.table_message_id is not None:
+                drawing = await self.spine.drawing.ready(table)
+                embed, items, files = drawing
+                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                self.spine.messages.drawn(table, table.table_message_id, drawing)
+            else:
+                await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not acknowledge a public click: %s", error)
+
+    async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
+        """A keyboard move (e.g. `/trap move c3>c4`): the same checks as a click, on the current state."""
+        if self.spine.draining:
+            await reply(interaction, RESTARTING)
+            return
+        table = self.spine.table_in(interaction.channel_id)
+        if table is None:
+            await reply(interaction, "There's no table in this channel.")
+            return
+        async with table.lock:
+            await self._guarded(interaction, self._command_action(interaction, table, action))
+
+    async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
+        if table.status != "playing" or table.state is None:
+            raise Refusal("There's no game running at this table.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        await self._apply_from_click(interaction, table, seat, action, table.version, panel=False)
+
+    async def _apply_from_click(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        action: str,
+        version: int,
+        *,
+        panel: bool,
+    ) -> None:
+        if version != table.version and not self._still_meant(table, seat, version, action):
+            # Quote the news only if it is news since that panel (private choices log nothing).
+            news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
+            note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
+            await self.spine.panels.answer(interaction, table, seat, note, edit=panel)
+            return
+        try:
+            await self.spine.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:
+            await self.spine.panels.answer(interaction, table, seat, error.reason, edit=panel)
+            return
+        if table.status == "playing":
+            await self.spine.panels.answer(interaction, table, seat, None, edit=panel)
+        else:
+            await self.spine.panels.answer_over(interaction, edit=panel)
+
+    def _still_meant(self, table: Table, seat: int, version: int, action: str) -> bool:
+        """Whether a click from an older panel may go to the engine anyway, as long as nothing
+        that changes what it means (a new round, say: the same card codes come back) happened
+        since (the epoch): either the game says the action means the same whatever changed
+        (version_free), or the seat's panel would be drawn now exactly as it was then (another
+        seat's move that this person can't see, or that changes nothing of theirs)."""
+        if version < table.epoch_since:
+            return False
+        version_free = getattr(self.spine.uis[table.game.key], "version_free", None)
+        if version_free is not None and version_free(action):
+            return True
+        return self.spine.panels.still_shown(table, seat, version)
+
+    async def _guarded(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+        """One place that turns refusals and failures into a clear ephemeral answer."""
+        try:
+            await work
+        except Refusal as refusal:
+            await reply(interaction, str(refusal))
+        except IllegalAction as error:
+            await reply(interaction, error.reason)
+        except TableMoved:
+            await reply(interaction, MOVED)
+        except SQLAlchemyError:
+            log.exception("database error while handling a click")
+            await reply(interaction, NOT_SAVED)
+
+    async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        old = self.spine.messages.closed.get(table_id)
+        if old is None:
+            row = await self.spine.store.get_table(table_id)
+            if row is None or row.status != "finished":
+                raise Refusal("That game can't be rematched.")
+            old = Table.from_row(row)
+        if interaction.channel_id != old.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        if not any(s.user_id == interaction.user.id for s in old.seats):
+            raise Refusal("Only the players of that game can call a rematch.")
+        seats: list[SeatInfo] = []
+        for s in old.seats:
+            if s.left_at is not None:
+                continue  # people who left don't get dragged back in
+            seats.append(SeatInfo(len(seats), s.user_id, s.name, s.computer_level))
+        # The person who asked for the rematch hosts it and sits first.
+        seats.sort(key=lambda s: s.user_id != interaction.user.id)
+        seats = [SeatInfo(i, s.user_id, s.name, s.computer_level) for i, s in enumerate(seats)]
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        await self.lifecycle.open_table(
+            game_key=old.game.key,
+            guild_id=old.guild_id,
+            channel=channel,
+            channel_id=old.channel_id,
+            host=interaction.user,
+            seats=max(old.max_seats, len(seats)),
+            speed=old.speed,
+            rules=old.settings.get("rules", {}),
+            preseated=seats,
+            timers=old.settings.get("timers"),
+            permissions=interaction.app_permissions,
+        )
+        await reply(
+            interaction,
+            "Rematch lobby is open — same seats. You're the host: press Start when ready.",
+        )

@@ -1,0 +1,350 @@
+"""A table's life outside play: opening it, leaving, stopping, and the process's own start and end.
+
+``open_table`` checks everything a new lobby needs before anything exists (the channel is free and
+reachable, the options are valid) and posts the lobby; ``leave`` and ``stop`` are the `/table`
+commands; ``resume`` reloads every live table this process owns after a restart, and ``shutdown``
+drains in-flight changes before the process exits. Each change goes through the spine.
+``open_table_command`` is what every game's `/… new` calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import discord
+from sqlalchemy.exc import SQLAlchemyError
+
+from cogs.table.buttons import view_of
+from cogs.table.common import MOVED, NOT_SAVED, RESTARTING, Refusal, display_name, is_manager, reply
+from cogs.table.computers import REPLACEMENT_LEVEL
+from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Failure, classify, missing
+from cogs.table.lobby import SPEEDS, Clicker, require_host
+from cogs.table.model import SeatInfo, Table, TableMoved
+from cogs.table.spine import BrokenTable, Spine
+from db.models import utcnow
+from db.store import ChannelBusy, Conflict
+from rules import get_game
+
+log = logging.getLogger(__name__)
+
+# How soon a timer whose deadline passed while the bot was down fires after a restart.
+RESUME_GRACE_SECONDS = 2.0
+
+
+class Lifecycle:
+    def __init__(self, spine: Spine) -> None:
+        self.spine = spine
+        # Each table's shuffle seed; tests pin it to get a known deal.
+        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().randrange(2**53)
+
+    async def open_table(
+        self,
+        *,
+        game_key: str,
+        guild_id: int,
+        channel: discord.abc.Messageable,
+        channel_id: int,
+        host: discord.abc.User,
+        seats: int,
+        speed: str,
+        rules: dict[str, Any],
+        preseated: list[SeatInfo] | None = None,
+        timers: dict[str, float] | None = None,
+        permissions: discord.Permissions | None = None,
+    ) -> Table:
+        """Create a lobby in ``channel`` and post its message. Refusal if the channel is busy, the
+        bot may not post there, or the message could not be posted (then no lobby exists)."""
+        game = get_game(game_key)
+        if self.spine.draining:
+            raise Refusal(RESTARTING)
+        if channel_id in self.spine.broken:
+            broken = self.spine.broken[channel_id]
+            raise Refusal(
+                f"This channel holds a table I couldn't load (table {broken.id}). A server manager "
+                "can clear it with `/table stop`."
+            )
+        if self.spine.table_in(channel_id) is not None:
+            raise Refusal(
+                "This channel already has a table. Finish or stop it first, or start one in a thread."
+            )
+        if not game.min_players <= seats <= game.max_players:
+            raise Refusal(f"{game.title} seats {game.min_players}–{game.max_players} players.")
+        if speed not in SPEEDS:
+            raise Refusal(f"Speed must be one of: {', '.join(SPEEDS)}.")
+        try:
+            game.parse_options(rules)
+        except ValueError as error:
+            raise Refusal(str(error)) from error
+        needed = dict(NEEDED)
+        if getattr(self.spine.uis.get(game_key), "table_files", None) is not None:
+            needed |= NEEDED_FOR_FILES
+        if lacking := missing(permissions, needed):
+            raise Refusal(
+                f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
+                "Ask a server manager to allow that here, or use another channel."
+            )
+        seat_list = preseated or [SeatInfo(0, host.id, display_name(host))]
+        seed = self.new_seed()
+        settings: dict[str, Any] = {"seats": seats, "rules": rules}
+        if timers:
+            settings["timers"] = {name: float(seconds) for name, seconds in timers.items()}
+        try:
+            tid = await self.spine.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_key,
+                host_id=host.id,
+                options=settings,
+                speed=speed,
+                seed=seed,
+                seats=[s.spec() for s in seat_list],
+            )
+        except ChannelBusy as error:
+            raise Refusal("This channel already has a table. Finish or stop it first.") from error
+        table = Table(
+            id=tid,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host.id,
+            settings=settings,
+            speed=speed,
+            seed=seed,
+            seats=seat_list,
+        )
+        try:
+            message = await channel.send(
+                embed=self.spine.lobby.embed(table), view=view_of(self.spine.lobby.items(table))
+            )
+        except (discord.HTTPException, OSError) as error:
+            # Nobody saw this lobby: it must not hold the channel.
+            await self.spine.store.discard_table(tid)
+            failure = classify(error)
+            if failure in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
+                raise Refusal(
+                    "I couldn't post the table here: I'm not allowed to send messages with embeds in "
+                    "this channel. Ask a server manager to allow Send Messages and Embed Links."
+                ) from error
+            raise Refusal(
+                "Discord didn't take the table's message, so no table was opened. Try again."
+            ) from error
+        table.table_message_id = message.id
+        self.spine.track(table)
+        try:
+            await self.spine.store.set_table_message(tid, message.id)
+        except SQLAlchemyError:
+            # The lobby works in this process; after a restart it would be drawn nowhere until a
+            # change re-posts it, which the next render does.
+            log.exception("could not store the lobby message of table %s", tid)
+        return table
+
+    async def leave(self, interaction: discord.Interaction[Any]) -> str:
+        """`/table leave`. In a lobby the seat is freed; in a game a computer player takes it."""
+        if self.spine.draining:
+            raise Refusal(RESTARTING)
+        table = self.spine.table_in(interaction.channel_id)
+        if table is None:
+            raise Refusal("There's no table in this channel.")
+        async with table.lock:
+            try:
+                return await self._leave(interaction, table)
+            except TableMoved:
+                raise Refusal(MOVED) from None
+            except SQLAlchemyError:
+                log.exception("database error while leaving table %s", table.id)
+                raise Refusal(NOT_SAVED) from None
+
+    async def _leave(self, interaction: discord.Interaction[Any], table: Table) -> str:
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        draft = self.spine.draft(table)
+        if table.status == "lobby":
+            self.spine.lobby.leave(draft, who)
+            await self.spine.save(table, draft, seats=draft.specs())
+            if not table.live:
+                self.spine.closed(table)
+                return "You left, and with nobody left the table is cancelled."
+            self.spine.messages.request(table)
+            return "You left the table."
+        seat = draft.seat_of(user.id)
+        if seat is None:
+            raise Refusal("You're not playing at this table.")
+        info = draft.seats[seat]
+        info.computer_level = REPLACEMENT_LEVEL
+        info.left_at = utcnow()
+        info.prefers_dm = False
+        if not draft.humans():
+            draft.status = "cancelled"
+            draft.closed_note = "Everyone left, so the game was stopped. No results were recorded."
+            await self.spine.save(table, draft, seats=draft.specs())
+            self.spine.closed(table)
+            return "You left. Nobody is left at the table, so the game was stopped."
+        lines = [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
+        if (heir := draft.pass_host()) is not None:
+            lines.append(f"**{heir}** is the host now.")
+        draft.add_log(lines)
+        await self.spine.save(table, draft, seats=draft.specs())
+        self.spine.panels.forget(table.id, seat)
+        self.spine.after_change(table, [])
+        return "You left the game. A computer player has taken your seat."
+
+    async def stop(self, interaction: discord.Interaction[Any]) -> str:
+        """`/table stop`: the host (while seated) or a server manager ends the table unrated. A
+        manager can also clear a table that could not be loaded."""
+        user = interaction.user
+        who = Clicker(user.id, display_name(user), is_manager(user))
+        channel_id = interaction.channel_id or 0
+        table = self.spine.table_in(channel_id)
+        if table is None:
+            if channel_id in self.spine.broken:
+                return await self._clear_broken(who, channel_id)
+            raise Refusal("There's no table in this channel.")
+        async with table.lock:
+            require_host(table, who, "stop the table")
+            draft = self.spine.draft(table)
+            draft.status = "cancelled"
+            draft.closed_note = f"Stopped by {who.name}. No results were recorded."
+            try:
+                await self.spine.save(table, draft)
+            except TableMoved:
+                raise Refusal(MOVED) from None
+            except SQLAlchemyError:
+                log.exception("database error while stopping table %s", table.id)
+                raise Refusal(NOT_SAVED) from None
+            self.spine.closed(table)
+        return "The table is stopped."
+
+    async def _clear_broken(self, who: Clicker, channel_id: int) -> str:
+        broken = self.spine.broken[channel_id]
+        if not who.manager:
+            raise Refusal(
+                f"This channel holds a table I couldn't load (table {broken.id}). "
+                "Only a server manager can clear it."
+            )
+        try:
+            await self.spine.store.end_table(broken.id, "failed", broken.version + 1)
+        except Conflict:
+            pass  # it was ended or changed elsewhere; either way it no longer blocks us here
+        except SQLAlchemyError:
+            log.exception("database error while clearing table %s", broken.id)
+            raise Refusal(NOT_SAVED) from None
+        log.warning("table %s cleared by %s; it could not be loaded: %s", broken.id, who.name, broken.reason)
+        del self.spine.broken[channel_id]
+        return f"Cleared table {broken.id}, which could not be loaded. The channel is free again."
+
+    async def resume(self) -> int:
+        """Reload every live table: state, timers and computer players. Returns how many."""
+        rows = [row for row in await self.spine.store.live_tables() if self.spine.owns(row.guild_id)]
+        now = self.spine.scheduler.now()
+        for row in rows:
+            try:
+                table = Table.from_row(row)
+            except Exception as error:
+                log.exception(
+                    "could not resume table %s; a server manager can clear it with /table stop", row.id
+                )
+                self.spine.broken[row.channel_id] = BrokenTable(
+                    row.id, row.version, row.guild_id, repr(error)
+                )
+                continue
+            self.spine.track(table)
+            if table.status != "playing":
+                continue
+            self.spine.track_epoch(table)  # panels from before the restart stay strict
+            if table.deadline_at is not None and table.deadline_at < now:
+                # The timer ran out while we were away; give people a moment to see the table first.
+                table.deadline_at = now + timedelta(seconds=RESUME_GRACE_SECONDS)
+            self.spine.schedule_deadline(table)
+            self.spine.computers.plan(table)
+        return len(rows)
+
+    async def shutdown(self, timeout: float = 8.0) -> None:
+        """Stop taking clicks, let in-flight changes commit, draw every pending edit. Within
+        ``timeout`` seconds whatever happens: a host stopping the service will not wait longer."""
+        self.spine.draining = True
+        self.spine.scheduler.pause()
+
+        async def settle() -> None:
+            running = self.spine.scheduler.running()
+            if running:
+                await asyncio.wait(running)
+            for table in list(self.spine.tables.values()):
+                async with table.lock:
+                    pass  # a change under way holds the lock until it has committed
+            await self.spine.messages.flush()
+
+        try:
+            await asyncio.wait_for(settle(), timeout)
+        except TimeoutError:
+            log.warning("shutdown: gave up waiting after %.0f s", timeout)
+        self.spine.scheduler.stop()
+        self.spine.computers.stop()
+
+
+async def open_table_command(
+    interaction: discord.Interaction[Any],
+    game_key: str,
+    *,
+    seats: int,
+    speed: str,
+    rules: dict[str, Any],
+    thread: bool,
+    timers: dict[str, float] | None = None,
+) -> None:
+    """Shared by every game's `/… new`: open a lobby here or in a fresh thread."""
+    referee = interaction.client.referee  # the bot holds it (bot.py)
+    channel = interaction.channel
+    if interaction.guild_id is None or channel is None:
+        await reply(interaction, "Tables can only be opened in a server channel.")
+        return
+    title = get_game(game_key).title
+    try:
+        if thread:
+            if not isinstance(channel, discord.TextChannel):
+                raise Refusal("Threads can only be made from a text channel; try again without `thread`.")
+            if lacking := missing(interaction.app_permissions, NEEDED_FOR_THREADS):
+                raise Refusal(
+                    f"I can't open a thread here: I'm missing {', '.join(lacking)}. Ask a server "
+                    "manager to allow that, or try again without `thread`."
+                )
+            try:
+                place: Any = await channel.create_thread(
+                    name=f"{title} — {interaction.user.display_name}"[:100],
+                    type=discord.ChannelType.public_thread,
+                )
+            except discord.HTTPException as error:
+                if classify(error) in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
+                    raise Refusal(
+                        "Discord didn't let me create a thread here (Create Public Threads and Send "
+                        "Messages in Threads are needed). Try again without `thread`."
+                    ) from error
+                raise Refusal("Discord didn't create the thread, so no table was opened.") from error
+        else:
+            place = channel
+        table = await referee.open_table(
+            game_key=game_key,
+            guild_id=interaction.guild_id,
+            channel=place,
+            channel_id=place.id,
+            host=interaction.user,
+            seats=seats,
+            speed=speed,
+            rules=rules,
+            timers=timers,
+            permissions=interaction.app_permissions,
+        )
+    except Refusal as refusal:
+        await reply(interaction, str(refusal))
+        return
+    if thread and isinstance(channel, discord.abc.Messageable):
+        await referee.post_thread_line(table, channel, channel.id)
+    where = f" in {place.mention}" if thread else ""
+    await interaction.response.send_message(
+        f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",
+        ephemeral=True,
+    )

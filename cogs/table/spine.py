@@ -1,0 +1,377 @@
+"""The spine: the one mutation path every change of a table takes.
+
+Every change — a lobby join, a seat swap, the start, an action, a timer, a computer's move, a
+leave, a stop — takes the same path, under the table's lock:
+
+1. make a draft of the table and change the draft (a refusal or an illegal action stops here);
+2. commit the draft with a version check (``Store.write``): a failed commit changes nothing, and a
+   conflict (someone else wrote first) reloads the table from the database;
+3. adopt the draft into the live table;
+4. arm its timer and computer players, refresh open panels, redraw the table message;
+5. only then talk to Discord. A refused Discord call never undoes or freezes a committed change:
+   the table message is redrawn through the bot token, re-posted if deleted, and a table whose
+   channel is gone is abandoned after a grace period (``TableMessages``, ``failures.py``).
+
+The spine owns the live tables and the collaborators a change sets going, each with its own
+state: ``Lobby`` (seat changes on a draft), ``TableDrawing`` (every drawing), ``TableMessages``
+(the public message and its edit budget), ``Panels`` (open private panels), ``Announcer``
+(pings), ``ThreadLines`` and ``ComputerSeats``. Who may ask for a change is decided before it
+gets here (``entry.py``, ``lifecycle.py``). Game-specific drawing is a GameUI per game; nothing
+here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+import discord
+
+from cogs.table.buttons import TableButton
+from cogs.table.computers import ComputerSeats
+from cogs.table.drawing import GameUI, TableDrawing
+from cogs.table.failures import Failure
+from cogs.table.lobby import Lobby
+from cogs.table.messages import TableMessages
+from cogs.table.model import Table, TableMoved
+from cogs.table.panels import Panels
+from cogs.table.pings import Announcer
+from cogs.table.scheduler import Scheduler
+from cogs.table.thread_line import ThreadLines
+from db.models import LIVE_STATUSES, utcnow
+from db.store import Conflict, SeatResult, Store
+from rules.base import Event, IllegalAction
+
+log = logging.getLogger(__name__)
+
+# A table whose channel is gone (or refuses the bot) this long is closed as abandoned, unrated.
+UNREACHABLE_GRACE = timedelta(minutes=5)
+
+
+async def _nobody_to_tell(_table_id: int) -> None:
+    """One process: no other owner to tell about a change."""
+
+
+@dataclass(frozen=True)
+class BrokenTable:
+    """A live table in the database that could not be loaded (its stored state no longer reads).
+    It still holds its channel, so a server manager can clear it with `/table stop`."""
+
+    id: int
+    version: int
+    guild_id: int
+    reason: str
+
+
+class Spine:
+    def __init__(self, bot: discord.Client, store: Store, scheduler: Scheduler) -> None:
+        self.bot = bot
+        self.store = store
+        self.scheduler = scheduler
+        self.uis: dict[str, GameUI] = {}
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+        self.broken: dict[int, BrokenTable] = {}  # by channel id
+        self.lobby = Lobby(self.uis)
+        self.drawing = TableDrawing(self.uis, self.lobby)
+        self.messages = TableMessages(
+            bot,
+            store,
+            scheduler,
+            lookup=self.tables.get,
+            draw=self.drawing.ready,
+            unreachable=self._on_unreachable,
+            reached=self._on_reached,
+        )
+        self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
+        self.announcer = Announcer(self.messages, scheduler)
+        self.thread_lines = ThreadLines(bot, store, self.drawing)
+        self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
+        # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
+        self.draining = False
+        # Which guilds' tables this process plays (its shards), and how it tells another process
+        # that it changed one of that process's tables; the bot sets both (db/ownership.py).
+        self.owns: Callable[[int], bool] = lambda _guild_id: True
+        self.announce_change: Callable[[int], Awaitable[None]] = _nobody_to_tell
+        # Hooks for measurements and tests: called after every accepted change.
+        self.on_change: list[Callable[[Table, list[Event]], None]] = []
+
+    def register(self, ui: GameUI) -> None:
+        self.uis[ui.key] = ui
+
+    # --- lookups ---------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> dict[int, Table]:
+        """Tables that ended recently (their last drawing, their Rematch button)."""
+        return self.messages.closed
+
+    def table_in(self, channel_id: int | None) -> Table | None:
+        tid = self.by_channel.get(channel_id or 0)
+        return self.tables.get(tid) if tid is not None else None
+
+    def table_or_closed(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id) or self.messages.closed.get(table_id)
+
+    def track(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def forget(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+        self.scheduler.cancel_prefix(f"t{table.id}:")
+
+    # --- the one mutation path -------------------------------------------------------------
+
+    def draft(self, table: Table) -> Table:
+        assert table.lock.locked(), "a change needs the table lock"
+        draft = table.draft()
+        draft.version = table.version + 1
+        return draft
+
+    async def save(self, table: Table, draft: Table, **write: Any) -> None:
+        """Commit ``draft`` with a version check, then adopt it. On any failure the live table
+        is exactly as it was; on a conflict it is reloaded from the database (TableMoved)."""
+        values: dict[str, Any] = {
+            "status": draft.status,
+            "host_id": draft.host_id,
+            "state": draft.state.to_json() if draft.state is not None else None,
+            "log": draft.log,
+            "deadline_at": draft.deadline_at,
+            "deadline_action": draft.deadline_action,
+        }
+        if draft.status not in LIVE_STATUSES:
+            values |= {"deadline_at": None, "deadline_action": None, "finished_at": utcnow()}
+        try:
+            await self.store.write(table.id, version=draft.version, values=values, **write)
+        except Conflict:
+            log.warning(
+                "table %s changed elsewhere (not at version %s); reloading it", table.id, table.version
+            )
+            await self.reload(table)
+            raise TableMoved from None
+        table.adopt(draft)
+
+    async def reload(self, table: Table) -> None:
+        """Take the table as the database has it now (someone else wrote it)."""
+        row = await self.store.get_table(table.id)
+        if row is None or row.status not in LIVE_STATUSES:
+            if row is not None:
+                table.status = row.status
+            self.closed(table)
+            return
+        try:
+            fresh = Table.from_row(row)
+        except Exception as error:
+            log.exception("table %s no longer loads", table.id)
+            self.forget(table)
+            self.broken[table.channel_id] = BrokenTable(table.id, row.version, table.guild_id, repr(error))
+            return
+        table.adopt(fresh)
+        table.planned.clear()
+        self.after_change(table, [])
+
+    def on_table_changed(self, table_id: int) -> None:
+        """Another process changed one of our tables (ChangeFeed): reload and redraw it."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.messages.spawn(self._catch_up(table))
+
+    async def _catch_up(self, table: Table) -> None:
+        async with table.lock:
+            row = await self.store.get_table(table.id)
+            if row is not None and row.version != table.version:
+                await self.reload(table)
+
+    def closed(self, table: Table) -> None:
+        """The table ended without results (cancelled, stopped, abandoned): stop everything it
+        had running and draw it as ended."""
+        self.forget(table)
+        for seat in range(len(table.seats)):
+            self.panels.forget(table.id, seat)
+        if table.foreign:
+            return  # its owner draws it
+        self.messages.keep_closed(table)
+        self.messages.request(table)
+        self.messages.spawn(self.thread_lines.update(table))
+
+    async def act(self, table: Table, seat: int | None, action: str, actor_id: int | None) -> list[Event]:
+        """Apply one action and commit it; the caller holds ``table.lock``.
+
+        Raises IllegalAction or a database error (nothing changed), or TableMoved (nothing
+        changed; the table was reloaded).
+        """
+        draft = self.draft(table)
+        assert draft.state is not None
+        events = draft.state.apply(seat, action)
+        if events:
+            draft.logged_at = draft.version
+        deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
+        if deal is None:
+            draft.add_log([self.line(draft, e) for e in events])
+        else:
+            draft.add_log([self.line(draft, e) for e in events[deal:]], fresh=True)
+        draft.deadline_at, draft.deadline_action = self.deadline(draft)
+        results = None
+        if draft.state.is_over():
+            result = draft.state.result()
+            assert result is not None
+            results = [SeatResult(p.seat, p.place, p.points) for p in result.placements]
+            draft.status = "finished"
+        await self.save(
+            table,
+            draft,
+            action=(seat, action, actor_id),
+            seats=draft.specs() if results is not None else None,
+            results=results,
+            guild_id=table.guild_id,
+            game=table.game.key,
+            signals=self._signal_rows(draft) if results is not None else (),
+        )
+        if actor_id is not None:
+            table.active_at[actor_id] = self.scheduler.now()
+        self.after_change(table, events)
+        return events
+
+    def _signal_rows(self, table: Table) -> list[dict[str, Any]]:
+        """A game with secret signals says which were chosen (GameUI.signal_rows), stored with
+        the final action so the record of the game keeps them."""
+        rows = getattr(self.uis[table.game.key], "signal_rows", None)
+        return list(rows(table)) if rows is not None else []
+
+    def line(self, table: Table, event: Event) -> str:
+        return self.uis[table.game.key].event_line(table, event)
+
+    def deadline(self, table: Table) -> tuple[datetime | None, str | None]:
+        assert table.state is not None
+        for quiet in table.state.quiet_actions():
+            seconds = table.timer_seconds(quiet.timer)
+            if seconds is not None:
+                return self.scheduler.now() + timedelta(seconds=seconds), quiet.action
+        return None, None
+
+    # --- after a commit: what the change sets going (no Discord call is awaited here) -------
+
+    def after_change(self, table: Table, events: list[Event], *, render: bool = True) -> None:
+        ui = self.uis[table.game.key]
+        self.track_epoch(table)
+        for hook in self.on_change:
+            hook(table, events)
+        if table.foreign:
+            return  # its owner times, plays and draws it, once told (announce_change)
+        for event in events:
+            if event.kind == "round_over":
+                embed = ui.round_embed(table, event)
+                if embed is not None:
+                    self.messages.spawn(self.messages.post(table, embed))
+        announce = getattr(ui, "announcements", None)
+        if announce is not None and table.status == "playing":
+            pinged: set[int] = set()
+            for text in announce(table, events):
+                mentioned, ping = self.announcer.to_ping(table, text, pinged)
+                pinged.update(ping)
+                self.messages.spawn(self.announcer.announce(table, text, ping, mentioned))
+        if table.status == "finished":
+            self.forget(table)
+            self.announcer.forget(table.id)
+            self.messages.spawn(self.thread_lines.update(table))
+            self.messages.keep_closed(table)
+            self.panels.refresh(table)
+            if render:
+                self.messages.request(table)
+            self.messages.spawn(self._finish(table))
+            return
+        if table.status == "playing":
+            self.schedule_deadline(table)
+            self.computers.plan(table)
+            self.panels.refresh(table)
+        if render:
+            self.messages.request(table)
+
+    async def _finish(self, table: Table) -> None:
+        ui = self.uis[table.game.key]
+        rematch = TableButton(
+            table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
+        )
+        await self.messages.post(table, ui.final_embed(table), [rematch])
+
+    def track_epoch(self, table: Table) -> None:
+        epoch = getattr(self.uis[table.game.key], "epoch", None)
+        value = epoch(table) if epoch is not None and table.state is not None else None
+        if value != table.epoch:
+            table.epoch, table.epoch_since = value, table.version
+
+    # --- timers ----------------------------------------------------------------------------
+
+    def schedule_deadline(self, table: Table) -> None:
+        key = f"t{table.id}:deadline"
+        if table.deadline_at is None or table.deadline_action is None:
+            self.scheduler.cancel(key)
+            return
+        self.scheduler.at(key, table.deadline_at, partial(self._on_deadline, table.id, table.version))
+
+    async def _on_deadline(self, table_id: int, version: int) -> None:
+        """A timer ran out. A database failure raises, and the scheduler tries again with
+        backoff: the same version check makes a retry apply the timer once."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.version != version or table.status != "playing" or table.deadline_action is None:
+                return  # something happened since; that change booked its own timer
+            if table.unreachable_since is not None:
+                return  # held while nobody can see the table; re-armed when it is reached again
+            try:
+                await self.act(table, None, table.deadline_action, None)
+            except IllegalAction as error:
+                log.warning("timer action %s refused at table %s: %s", table.deadline_action, table.id, error)
+            except TableMoved:
+                return
+
+    # --- the channel going away ------------------------------------------------------------
+
+    def _on_unreachable(self, table: Table, failure: Failure) -> None:
+        if table.unreachable_since is not None or not table.live:
+            return
+        log.warning("table %s: its channel refuses the bot (%s); holding the game", table.id, failure.value)
+        table.unreachable_since = self.scheduler.now()
+        self.scheduler.after(
+            f"t{table.id}:unreachable",
+            UNREACHABLE_GRACE.total_seconds(),
+            partial(self._check_reachable, table.id),
+        )
+
+    def _on_reached(self, table: Table) -> None:
+        """The channel works again: the game picks up where it was held."""
+        log.info("table %s: its channel works again", table.id)
+        table.unreachable_since = None
+        self.scheduler.cancel(f"t{table.id}:unreachable")
+        if table.status == "playing":
+            self.schedule_deadline(table)
+            self.computers.plan(table)
+
+    async def _check_reachable(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.unreachable_since is None:
+            return
+        await self.messages.redraw_now(table)
+        if table.unreachable_since is None:
+            return
+        async with table.lock:
+            if not table.live:
+                return
+            draft = self.draft(table)
+            draft.status = "abandoned"
+            draft.closed_note = (
+                "This table's channel was deleted or the bot lost access to it, so the game was "
+                "abandoned. No results were recorded."
+            )
+            await self.save(table, draft)  # a failure raises: the scheduler tries again
+            log.warning("table %s abandoned: its channel stayed unreachable", table.id)
+            self.closed(table)

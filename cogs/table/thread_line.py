@@ -1,0 +1,65 @@
+"""The line a table opened in a thread keeps in its parent channel.
+
+People who never open the thread still see that a game is forming, can sit down with its Join
+button, and see when it starts and ends. The line is posted once when the table opens and edited
+in place after that; a failure to post or edit it never touches the table.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from sqlalchemy.exc import SQLAlchemyError
+
+from cogs.table.buttons import TableButton, view_of
+from cogs.table.drawing import TableDrawing
+from cogs.table.model import Table
+from db.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def on_thread_line(interaction: discord.Interaction[Any], table: Table, verb: str) -> bool:
+    """A Join pressed on the line a thread table posts in its parent channel."""
+    line = table.settings.get("line")
+    return verb == "join" and isinstance(line, list) and interaction.channel_id == line[0]
+
+
+class ThreadLines:
+    def __init__(self, bot: discord.Client, store: Store, drawing: TableDrawing) -> None:
+        self.bot = bot
+        self.store = store
+        self.drawing = drawing
+
+    async def post(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:
+        text = self.drawing.thread_line(table)
+        join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
+        try:
+            message = await parent.send(text, view=view_of([join]))
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not post table %s's line in the parent channel: %s", table.id, error)
+            return
+        table.settings["line"] = [parent_id, message.id]
+        try:
+            await self.store.set_options(table.id, table.settings)
+        except SQLAlchemyError:
+            log.exception("could not store table %s's parent line", table.id)
+
+    async def update(self, table: Table) -> None:
+        line = table.settings.get("line")
+        if not isinstance(line, list):
+            return
+        items: list[discord.ui.Item[Any]] = []
+        if table.status == "lobby":
+            items = [TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)]
+        try:
+            message = self.bot.get_partial_messageable(line[0]).get_partial_message(line[1])
+            await message.edit(
+                content=self.drawing.thread_line(table),
+                view=view_of(items),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not update table %s's parent line: %s", table.id, error)
