@@ -302,12 +302,12 @@ class CommitLine:
             for write in batch:  # find the one that failed: each alone, in its own transaction
                 await self._commit([write])
             return
-        for write, refused in zip(batch, refusals, strict=True):
+        for write, refusal in zip(batch, refusals, strict=True):
             if not write.done.done():
-                if refused is None:
+                if refusal is None:
                     write.done.set_result(None)
                 else:
-                    write.done.set_exception(refused)
+                    write.done.set_exception(refusal)
 
 
 class Database:

@@ -21,9 +21,9 @@ import os
 import socket
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import CursorResult, delete, select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -126,7 +126,9 @@ class Ownership:
                     .where(ShardLease.shard_id.in_(self.shard_ids), ShardLease.owner == self.owner)
                     .values(expires_at=expires)
                 )
-                if kept.rowcount != len(self.shard_ids):
+                # An UPDATE's result is a CursorResult; AsyncSession.execute is typed as the
+                # general Result, which has no rowcount.
+                if cast(CursorResult[Any], kept).rowcount != len(self.shard_ids):
                     raise ShardLost(f"{self.owner} lost a shard lease to another process")
             return
         if self._conn is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from db.engine import Database, Refused
@@ -492,7 +493,7 @@ async def _record_results(
     current = {uid: (mu, sigma) for uid, mu, sigma in locked}
     rated_seats = {r.seat for r in people.values()}
     teams = []
-    ranks = []
+    ranks: list[float] = []
     for r in results:
         spec = by_seat[r.seat]
         if r.seat in rated_seats:
@@ -529,10 +530,15 @@ async def _record_results(
 async def _insert_missing_stats(session: Any, rows: list[dict[str, Any]]) -> None:
     """INSERT … ON CONFLICT DO NOTHING in the dialect's own words; rows already in user id order."""
     dialect = session.get_bind().dialect.name
+    keys = ["guild_id", "game", "user_id"]
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
+        await session.execute(
+            postgresql.insert(PlayerStats).values(rows).on_conflict_do_nothing(index_elements=keys)
+        )
     elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
+        await session.execute(
+            sqlite.insert(PlayerStats).values(rows).on_conflict_do_nothing(index_elements=keys)
+        )
     else:  # another database: one savepoint per row, so a row another table made is not an error
         for row in rows:
             try:
@@ -540,9 +546,3 @@ async def _insert_missing_stats(session: Any, rows: list[dict[str, Any]]) -> Non
                     session.add(PlayerStats(**row))
             except IntegrityError:
                 pass
-        return
-    await session.execute(
-        insert(PlayerStats)
-        .values(rows)
-        .on_conflict_do_nothing(index_elements=["guild_id", "game", "user_id"])
-    )

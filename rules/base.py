@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
