@@ -19,7 +19,7 @@ from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.words import plural, seat_names
 from rules.base import Event
-from rules.zipzap import ZipZap, card_name
+from rules.zipzap import ZipZap, ZipZapState, card_name
 
 GAME = ZipZap()
 SUIT_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", "W": "🌈", "Z": "⚡"}
@@ -35,6 +35,13 @@ def card_label(code: str) -> str:
     if code.startswith("Z"):
         return "⚡ZAP"
     return f"{SUIT_EMOJI[code[0]]}{code[1:]}"
+
+
+def _state(table: Table) -> ZipZapState:
+    """The table's engine state, typed, so its views are ZipZapViews (a started Zip Zap table holds one)."""
+    state = table.state
+    assert isinstance(state, ZipZapState)
+    return state
 
 
 def _seat_name(table: Table, seat: int | None) -> str:
@@ -55,8 +62,8 @@ class ZipZapUI:
         ]
 
     def table_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        state = _state(table)
+        view = state.view(None)
         over = view["phase"] == "over"
         embed = discord.Embed(
             title=f"Zip Zap — round {view['round']} of {view['rounds']}" + (" — game over" if over else ""),
@@ -64,7 +71,7 @@ class ZipZapUI:
         )
         top = view["top"]
         if over:
-            result = table.state.result()
+            result = state.result()
             assert result is not None
             went_out = f"**{_seat_name(table, view['went_out'])}** went out last round. "
             embed.description = f"{went_out}The game is over. {seat_names(table, result.summary)}"
@@ -93,17 +100,16 @@ class ZipZapUI:
         return embed
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        assert table.state is not None
-        if table.state.view(None)["phase"] == "between_rounds":
+        if _state(table).view(None)["phase"] == "between_rounds":
             return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=1)]
         return []
 
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
-        legal = set(table.state.legal_actions(seat))
+        state = _state(table)
+        view = state.view(seat)
+        legal = set(state.legal_actions(seat))
         hand: list[str] = view["hand"]
         embed = discord.Embed(title=f"Your hand — {plural(len(hand), 'card')}", colour=discord.Colour.green())
         top = view["top"]
@@ -162,8 +168,7 @@ class ZipZapUI:
         return seat_names(table, event.text)
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         points = view["last_round_points"] or [0] * len(table.seats)
         went_out = view["went_out"]
         embed = discord.Embed(

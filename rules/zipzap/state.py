@@ -1,8 +1,4 @@
-"""Zip Zap: a real-time shedding game with no turns (RULINGS.md §2).
-
-Card codes: a suit letter and a number, "R1".."R10" for the solid suits red, green, blue and yellow,
-"W1".."W10" for the wild suit, and "Z0".."Z5" for the Zap cards (seat s owns "Z{s}"). In actions the
-Zap card is written "Z", and play-and-Zap is one action: "R4+Z".
+"""The rules of Zip Zap: one game in progress, its rounds, runs, control and scores (RULINGS.md §2).
 
 The referee knows every hand, so "nobody can follow" is decided at once after each card instead of
 waiting for the table to notice; a stall (the table going quiet although someone could play) is the
@@ -12,140 +8,41 @@ system action "stall", and a leader who sits on control is played for with "idle
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Final
 
-from rules.base import (
-    JSON,
-    Action,
-    ComputerPlayer,
-    Event,
-    Game,
-    IllegalAction,
-    Placement,
-    QuietAction,
-    Result,
-    State,
-)
+from rules.base import JSON, Action, Event, IllegalAction, Placement, QuietAction, Result, State
 from rules.words import plural
+from rules.zipzap.cards import (
+    MAX_NUMBER,
+    SOLID_SUITS,
+    ZAP,
+    all_number_cards,
+    card_name,
+    card_points,
+    follow_hint,
+    follows,
+    hand_size,
+    idle_card,
+    is_zap,
+    number_of,
+    parse_play,
+    sort_hand,
+)
+from rules.zipzap.options import ZipZapOptions, options_to_json, parse_options
+from rules.zipzap.views import Phase, ZipZapView
 
-SOLID_SUITS = ("R", "G", "B", "Y")
-WILD = "W"
-SUITS = (*SOLID_SUITS, WILD)
-SUIT_NAMES = {"R": "red", "G": "green", "B": "blue", "Y": "yellow", "W": "wild"}
-ZAP = "Z"
-MAX_NUMBER = 10
-ZAP_CARDS = 6
-SCORINGS = ("cards", "first_out")
-CARD_POINTS = {"solid": 1, "wild": 3, "zap": 5}
-
-
-# ---------------------------------------------------------------------------------------------
-# Cards
-
-
-def is_zap(code: str) -> bool:
-    return code.startswith(ZAP)
-
-
-def suit_of(code: str) -> str:
-    return code[0]
-
-
-def number_of(code: str) -> int:
-    """The card's number; a Zap card has none and counts as 0 so it never follows anything."""
-    return 0 if is_zap(code) else int(code[1:])
+# The game's key: in custom_ids, the database, the CLI, and the "game" of every stored state.
+KEY: Final = "zipzap"
 
 
-def card_name(code: str) -> str:
-    """ "red 4", "wild 7", "Zap card"."""
-    if is_zap(code):
-        return "Zap card"
-    return f"{SUIT_NAMES[suit_of(code)]} {number_of(code)}"
-
-
-def card_sort_key(code: str) -> tuple[int, int]:
-    """Colour first (red, green, blue, yellow, wild), then number; Zap cards last."""
-    if is_zap(code):
-        return (len(SUITS), number_of_zap(code))
-    return (SUITS.index(suit_of(code)), number_of(code))
-
-
-def number_of_zap(code: str) -> int:
-    return int(code[1:]) if len(code) > 1 else 0
-
-
-def sort_hand(cards: list[str]) -> list[str]:
-    return sorted(cards, key=card_sort_key)
-
-
-def card_points(code: str) -> int:
-    if is_zap(code):
-        return CARD_POINTS["zap"]
-    return CARD_POINTS["wild"] if suit_of(code) == WILD else CARD_POINTS["solid"]
-
-
-def follows(card: str, top: str | None) -> bool:
-    """Whether ``card`` may be played on ``top`` during a run."""
-    if top is None or is_zap(card) or is_zap(top):
-        return False
-    n = number_of(top)
-    if number_of(card) != n + 1:
-        return False
-    return suit_of(top) == WILD or suit_of(card) in (suit_of(top), WILD)
-
-
-def all_number_cards(out_of_game: list[str]) -> list[str]:
-    return [f"{s}{n}" for s in SUITS if s not in out_of_game for n in range(1, MAX_NUMBER + 1)]
-
-
-def hand_size(players: int) -> int:
-    if players <= 4:
-        return 12
-    return 9 if players == 5 else 8
-
-
-def is_card_code(code: str) -> bool:
-    if len(code) < 2 or code[0] not in SUITS or not code[1:].isdigit():
-        return False
-    return 1 <= int(code[1:]) <= MAX_NUMBER and str(int(code[1:])) == code[1:]
-
-
-# ---------------------------------------------------------------------------------------------
-# Options
-
-
-@dataclass(frozen=True)
-class ZipZapOptions:
-    scoring: str = "cards"  # "cards": lowest total wins; "first_out": a point for going out, most wins
-    rounds: int | None = None  # None: one per player, doubled with 2 or 3 players
-
-    def __post_init__(self) -> None:
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"Scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}.")
-        if self.rounds is not None and (
-            isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or not 1 <= self.rounds <= 50
-        ):
-            raise ValueError("Rounds must be a whole number from 1 to 50, or left unset.")
-
-    def total_rounds(self, players: int) -> int:
-        if self.rounds is not None:
-            return self.rounds
-        return players * 2 if players <= 3 else players
-
-
-# ---------------------------------------------------------------------------------------------
-# State
-
-
-class ZipZapState(State):
+class ZipZapState(State[ZipZapView]):
     def __init__(self, players: int, options: ZipZapOptions, seed: int) -> None:
         self.players = players
         self.options = options
         self.seed = seed
         self.total_rounds = options.total_rounds(players)
         self.round = 1
-        self.phase = "play"
+        self.phase: Phase = "play"
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.deck: list[str] = []  # top first
         self.played: list[str] = []  # this round's pile, oldest first, flipped cards included
@@ -188,12 +85,12 @@ class ZipZapState(State):
         self.hands = [sort_hand([*h, f"{ZAP}{s}"]) for s, h in enumerate(hands)]
         sizes = sorted({len(h) for h in hands})
         size_text = " or ".join(str(n) for n in sizes)
-        cards = "card" if sizes == [1] else "cards"
+        card_word = "card" if sizes == [1] else "cards"
         events = [
             Event(
                 "deal",
                 f"Round {self.round} of {self.total_rounds} is dealt: "
-                f"{size_text} {cards} and a Zap card each.",
+                f"{size_text} {card_word} and a Zap card each.",
                 None,
                 {
                     "round": self.round,
@@ -377,9 +274,9 @@ class ZipZapState(State):
                 self._play_card(leader, card, events)
         else:
             assert seat is not None
-            card, zap = parse_play(action)
-            if card is not None:
-                self._play_card(seat, card, events)
+            played, zap = parse_play(action)
+            if played is not None:
+                self._play_card(seat, played, events)
                 if zap and self.phase == "play":
                     self._play_zap(seat, events)
             else:
@@ -473,9 +370,9 @@ class ZipZapState(State):
 
     # -- what players see ---------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
-        data: JSON = {
-            "game": ZipZap.key,
+    def view(self, seat: int | None) -> ZipZapView:
+        data: ZipZapView = {
+            "game": KEY,
             "seat": seat,
             "players": self.players,
             "phase": self.phase,
@@ -555,10 +452,10 @@ class ZipZapState(State):
 
     def to_json(self) -> JSON:
         return {
-            "game": ZipZap.key,
+            "game": KEY,
             "version": 1,
             "players": self.players,
-            "options": ZipZap().options_to_json(self.options),
+            "options": options_to_json(self.options),
             "seed": self.seed,
             "round": self.round,
             "phase": self.phase,
@@ -579,9 +476,9 @@ class ZipZapState(State):
 
     @classmethod
     def from_json(cls, data: JSON) -> ZipZapState:
-        if data.get("game") != ZipZap.key:
+        if data.get("game") != KEY:
             raise ValueError(f"Not a Zip Zap state: game is {data.get('game')!r}.")
-        state = cls(data["players"], ZipZap().parse_options(data["options"]), data["seed"])
+        state = cls(data["players"], parse_options(data["options"]), data["seed"])
         state.round = data["round"]
         state.phase = data["phase"]
         state.hands = [list(h) for h in data["hands"]]
@@ -599,225 +496,3 @@ class ZipZapState(State):
         state.out_of_game = list(data["out_of_game"])
         state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
         return state
-
-
-def parse_play(action: Action) -> tuple[str | None, bool]:
-    """ "R4" -> ("R4", False); "R4+Z" -> ("R4", True); "Z" -> (None, True)."""
-    if action == "Z":
-        return None, True
-    card, plus, rest = action.partition("+")
-    if is_card_code(card) and (not plus or rest == "Z"):
-        return card, bool(plus)
-    if is_zap(action):
-        raise IllegalAction("Write your Zap as 'Z' (or 'R4+Z' to play a card and Zap at once).")
-    raise IllegalAction(f"'{action}' is not a Zip Zap action: play a card such as 'R4', 'R4+Z' or 'Z'.")
-
-
-def follow_hint(top: str) -> str:
-    n = number_of(top)
-    if n >= MAX_NUMBER:
-        return "nothing follows a 10."
-    if suit_of(top) == WILD:
-        return f"any {n + 1} follows a wild {n}."
-    return f"only the {SUIT_NAMES[suit_of(top)]} {n + 1} or the wild {n + 1} follows it."
-
-
-def idle_card(hand: list[str]) -> str:
-    """The card the referee plays for an idle leader: lowest solid, else lowest wild, else the Zap."""
-    solids = [c for c in hand if not is_zap(c) and suit_of(c) != WILD]
-    if solids:
-        return min(solids, key=lambda c: (number_of(c), card_sort_key(c)))
-    wilds = [c for c in hand if not is_zap(c)]
-    if wilds:
-        return min(wilds, key=number_of)
-    return hand[0]
-
-
-# ---------------------------------------------------------------------------------------------
-# The game
-
-
-class ZipZap(Game[ZipZapState]):
-    key: ClassVar[str] = "zipzap"
-    title: ClassVar[str] = "Zip Zap"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    timers: ClassVar[dict[str, dict[str, float | None]]] = {
-        "off": {"stall": 60.0, "idle": None, "next_round": None},
-        "relaxed": {"stall": 15.0, "idle": 30.0, "next_round": 8.0},
-        "fast": {"stall": 8.0, "idle": 15.0, "next_round": 5.0},
-    }
-    computer_levels: ClassVar[tuple[str, ...]] = ("casual", "sharp")
-
-    def parse_options(self, data: JSON) -> ZipZapOptions:
-        unknown = set(data) - {"scoring", "rounds"}
-        if unknown:
-            raise ValueError(f"Unknown Zip Zap option(s): {', '.join(sorted(unknown))}.")
-        return ZipZapOptions(scoring=data.get("scoring", "cards"), rounds=data.get("rounds"))
-
-    def options_to_json(self, options: Any) -> JSON:
-        return {"scoring": options.scoring, "rounds": options.rounds}
-
-    def new_game(
-        self, players: int, options: Any = None, seed: int = 0, deal: JSON | None = None
-    ) -> ZipZapState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"Zip Zap is for {self.min_players} to {self.max_players} players, not {players}."
-            )
-        if options is None:
-            options = ZipZapOptions()
-        elif isinstance(options, dict):
-            options = self.parse_options(options)
-        state = ZipZapState(players, options, seed)
-        if deal is not None:
-            state.out_of_game = validate_deal(players, deal)
-        else:
-            state._choose_out_of_game()
-        state.opening_events = state._deal(deal)
-        return state
-
-    def from_json(self, data: JSON) -> ZipZapState:
-        return ZipZapState.from_json(data)
-
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
-        # Imported here because the players module builds on this one's card helpers.
-        from rules.zipzap_players import make_player
-
-        return make_player(level, **settings)
-
-    def rules_text(self) -> str:
-        return RULES_TEXT
-
-    def house_rulings(self, options: Any) -> list[str]:
-        if options is None:
-            options = ZipZapOptions()
-        if options.rounds is None:
-            rounds = "The game lasts one round per player, two per player with 2 or 3 players."
-        else:
-            rounds = f"The game lasts {plural(options.rounds, 'round')} (table option)."
-        if options.scoring == "cards":
-            scoring = (
-                "Scoring is by cards left: 1 per solid card, 3 per wild, 5 for a Zap card; "
-                "the lowest total wins and equal lowest totals share the win."
-            )
-        else:
-            scoring = (
-                "Scoring is first-out: 1 point to whoever goes out each round; "
-                "the most points wins and equal best totals share the win."
-            )
-        return [
-            "The suits taken out with 2 or 3 players are drawn at random at the start and stay out, "
-            "public, for the whole game.",
-            "Every player gets their own Zap card; leftover Zap cards are out of play.",
-            "A wild card may follow a wild card of the number below, like any other card.",
-            "Only one card goes down at a time, and the first card the referee receives stays.",
-            "The referee knows every hand, so the moment nobody holds a card that can follow, the player "
-            "of the top card takes control; cards in the deck, already played or out of the game never "
-            "count.",
-            "A flipped card is played by nobody: if nobody can follow it (a flipped 10 included) the next "
-            "card is flipped.",
-            "The first seat at the table is the first player of round 1, the next seat of round 2, and so "
-            "on round the table; if the deck runs out during a round's opening flips, that player leads.",
-            "Play-and-Zap is one action: the card and your Zap go down together, so nobody can slip in "
-            "between them.",
-            "You may Zap only while your own number card is on top, once per round: also right after "
-            "your 10, or while you hold control with your number card on top, which sheds the 5-point "
-            "Zap card.",
-            "A leader whose top card is not their own number card (after their Zap, or leading after "
-            "the deck ran out) may put down the Zap alone only as their last card.",
-            "A player in control may lead any card, and may lead a card with play-and-Zap.",
-            "Stall: if a card could be played but nobody plays for a while, the run ends as if nobody "
-            "could play (on a flipped card, the next card is flipped); the stall timer runs even with "
-            "table timers off, so a table never hangs.",
-            "Idle leader: if the player in control does not lead for a while, the referee leads their "
-            "lowest solid card for them (else their lowest wild, else their Zap).",
-            "The round ends the moment a player's last card goes down, their Zap card included.",
-            rounds,
-            scoring,
-        ]
-
-
-def validate_deal(players: int, deal: JSON) -> list[str]:
-    """Check a fixed deal holds every in-play card exactly once; returns the suits out of the game."""
-    try:
-        hands = deal["hands"]
-        deck = deal["deck"]
-    except (KeyError, TypeError) as exc:
-        raise ValueError("A deal needs 'hands' (one list of card codes per seat) and 'deck'.") from exc
-    out = list(deal.get("out_of_game", []))
-    if len(hands) != players:
-        raise ValueError(f"The deal has {len(hands)} hands for {players} players.")
-    for suit in out:
-        if suit not in SOLID_SUITS:
-            raise ValueError(f"Only solid suits can be out of the game, not {suit!r}.")
-    if len(set(out)) != len(out):
-        raise ValueError("A suit is listed twice in out_of_game.")
-    cards = [c for h in hands for c in h] + list(deck)
-    for code in cards:
-        if not is_card_code(code):
-            raise ValueError(f"{code!r} is not a number card code (Zap cards are added automatically).")
-    expected = all_number_cards(out)
-    missing = sorted(set(expected) - set(cards), key=card_sort_key)
-    extra = sorted(set(cards) - set(expected), key=card_sort_key)
-    twice = sorted({c for c in cards if cards.count(c) > 1}, key=card_sort_key)
-    if missing or extra or twice:
-        problems = []
-        if missing:
-            problems.append(f"missing {', '.join(missing)}")
-        if extra:
-            problems.append(f"out of the game but dealt {', '.join(extra)}")
-        if twice:
-            problems.append(f"dealt twice {', '.join(twice)}")
-        raise ValueError("The deal must hold every in-play card exactly once: " + "; ".join(problems) + ".")
-    return [s for s in SOLID_SUITS if s in out]
-
-
-RULES_TEXT = """\
-# Zip Zap
-
-**Goal:** get rid of your cards fast. Whoever empties their hand first ends the round; everyone else
-is left holding points, and over the game the lowest total wins.
-
-## The cards
-Five suits numbered 1 to 10: red, green, blue and yellow are the *solid* suits, and there is a *wild*
-suit. Each player also gets their own **Zap card**. With 2 players two solid suits are left out, with
-3 players one (you can see which). Everyone gets 12 cards (9 with 5 players, 8 with 6) plus their Zap
-card; the rest is a face-down deck.
-
-## Playing a round
-The top card of the deck is flipped onto the pile. There are **no turns**: anyone holding a card that
-follows the top card may play it, one card at a time, and the first card down stays.
-
-- On a **solid** card, the same colour one higher follows, or the wild one higher
-  (on the red 3: the red 4 or the wild 4).
-- On a **wild** card, any card one higher follows, in any colour, wild included
-  (on the wild 7: any 8).
-
-A *run* goes on until somebody gets **control** and leads any card they like to start a new run:
-
-- You play a **10**: you have control.
-- **Nobody can follow** the top card (the card needed is played already or out of the game): whoever
-  played the top card has control. The referee sees every hand, so this happens at once.
-- You play your **Zap**: you have control.
-
-If nobody can follow the very first flipped card, the next one is flipped; if the deck runs out, the
-round's first player leads.
-
-## Your Zap card
-Once per round, right after you play a number card and while it is still on top, you may put your Zap
-card on it and take control. That includes your 10, and a card of yours nobody can follow: you keep
-control either way, and your hand sheds the Zap card's 5 points. The **Play and Zap** button does
-both at once, so nobody can get in between.
-
-## Ending a round and scoring
-The round ends the moment someone plays their last card (a Zap card counts). Everyone else scores
-1 point per solid card, 3 per wild card and 5 for a Zap card left in hand. The game lasts one round
-per player (two per player with 2 or 3 players). Lowest total wins; equal totals share.
-
-*Alternate scoring:* 1 point to whoever goes out each round, most points wins.
-
-## When the table goes quiet
-If a card could be played but nobody plays it for a while, the run *stalls*: the player of the top
-card takes control. If the player in control does not lead, the referee leads their lowest card.
-"""

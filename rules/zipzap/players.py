@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.base import JSON, Action
-from rules.zipzap import MAX_NUMBER, WILD, follows, is_zap, number_of, parse_play, suit_of
+from rules.base import Action
+from rules.zipzap.cards import MAX_NUMBER, WILD, follows, is_zap, number_of, parse_play, suit_of
+from rules.zipzap.views import ZipZapView
 
 
-def _is_lead(view: JSON) -> bool:
+def _is_lead(view: ZipZapView) -> bool:
     return view.get("control") is not None and view.get("control") == view.get("seat")
 
 
@@ -43,7 +44,7 @@ class ZipZapPlayer:
             raise ValueError("A computer player's speed multiplier must be positive.")
         self.speed = speed
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(self, view: ZipZapView, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         if "deal" in legal:
@@ -61,10 +62,12 @@ class ZipZapPlayer:
         card, zap = parse_play(action)
         return len(hand) == (2 if zap else 1) and card is not None
 
-    def decide(self, view: JSON, legal: list[Action], hand: list[str], rng: random.Random) -> Action | None:
+    def decide(
+        self, view: ZipZapView, legal: list[Action], hand: list[str], rng: random.Random
+    ) -> Action | None:
         return legal[0]
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: ZipZapView, action: Action, rng: random.Random) -> float:
         low, high = self.reaction
         seconds = rng.uniform(low, high)
         if action == "deal":
@@ -82,7 +85,9 @@ class CasualPlayer(ZipZapPlayer):
     level = "casual"
     reaction = (1.5, 3.5)
 
-    def decide(self, view: JSON, legal: list[Action], hand: list[str], rng: random.Random) -> Action | None:
+    def decide(
+        self, view: ZipZapView, legal: list[Action], hand: list[str], rng: random.Random
+    ) -> Action | None:
         singles = [a for a in legal if "+" not in a and a != "Z"]
         combos = [a for a in legal if a.endswith("+Z")]
         if combos and rng.random() < 0.05:
@@ -100,7 +105,9 @@ class SharpPlayer(ZipZapPlayer):
     level = "sharp"
     reaction = (0.8, 1.8)
 
-    def decide(self, view: JSON, legal: list[Action], hand: list[str], rng: random.Random) -> Action | None:
+    def decide(
+        self, view: ZipZapView, legal: list[Action], hand: list[str], rng: random.Random
+    ) -> Action | None:
         singles = [a for a in legal if "+" not in a and a != "Z"]
         combos = {parse_play(a)[0]: a for a in legal if a.endswith("+Z")}
         late = len(hand) <= 4
