@@ -1,6 +1,6 @@
 """Trap on Discord: `/trap new|move|rules`, the public board and each player's move panel.
 
-Only drawing and commands live here; every rule is in rules/trap.py and every table mechanic in
+Only drawing and commands live here; every rule is in rules/trap/ and every table mechanic in
 cogs/referee.py. Everything in Trap is public, so the table draws the spectator view (with a PNG
 of the board from cogs/trap_board.py) and a panel draws its seat's view plus the legal actions.
 
@@ -19,7 +19,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -31,7 +31,7 @@ from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from cogs.trap_board import render_board
 from rules.base import Event
-from rules.trap import COLUMNS, Trap
+from rules.trap import COLUMNS, Trap, TrapState, TrapView
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +117,12 @@ def _with_names(table: Table, text: str) -> str:
     return SEAT_WORD.sub(name, text)
 
 
-def _turn(view: dict[str, Any]) -> tuple[Any, ...]:
+def _turn(view: TrapView) -> tuple[Any, ...]:
     """Which turn a view shows: changes with every accepted action."""
     return (view["phase"], view["to_move"], tuple(view["pawns_to_drop"]), view["arrows_to_drop"], view["ply"])
 
 
-def text_board(view: dict[str, Any]) -> str:
+def text_board(view: TrapView) -> str:
     """The whole position as monospace text for the panel (an ephemeral panel carries no image):
     r/R red pawn/King, b/B blue pawn/King, · empty; arrows →←↑↓ between points."""
     size = int(view["size"])
@@ -131,8 +131,8 @@ def text_board(view: dict[str, Any]) -> str:
     }
     heads: dict[frozenset[str], str] = {}
     for arrow in view["arrows"]:
-        tail, head = arrow.split(">")
-        heads[frozenset((tail, head))] = head
+        tail, tip = arrow.split(">")
+        heads[frozenset((tail, tip))] = tip
     rows = ["   " + "   ".join(COLUMNS[:size])]
     for r in range(size, 0, -1):
         line = f"{r}  "
@@ -159,6 +159,20 @@ def panel_legend(variant: str) -> str:
     if variant == "king":
         return "r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go"
     return "r red pawn · b blue pawn · arrows point the way a pawn may go"
+
+
+def _state(table: Table) -> TrapState:
+    """A Trap table's engine state, so that its views are typed (``TrapView``)."""
+    state = table.state
+    assert isinstance(state, TrapState), f"table {table.id} holds {type(state).__name__}, not a Trap game"
+    return state
+
+
+def _board_png(view: TrapView) -> bytes:
+    # cogs/trap_board.py takes the view as the plain dict it is at run time; the cast can go
+    # once render_board takes a TrapView. render_board is looked up here at each call (a test
+    # watches it through this module's globals).
+    return render_board(cast("dict[str, Any]", view))
 
 
 # --- the move list -----------------------------------------------------------------------------
@@ -288,10 +302,10 @@ class TrapUI:
         would wait that long at each Trap table's edit. Called under the table's lock."""
         if table.state is None or self._board_at(table) is not None:
             return None
-        table_id, version, view = table.id, table.version, table.state.view(None)
+        table_id, version, view = table.id, table.version, _state(table).view(None)
 
         async def draw() -> None:
-            png = await asyncio.to_thread(render_board, view)
+            png = await asyncio.to_thread(_board_png, view)
             kept = self._boards.get(table_id)
             if kept is None or kept[0] < version:
                 self._boards[table_id] = (version, png)
@@ -305,26 +319,24 @@ class TrapUI:
     def _board(self, table: Table) -> bytes:
         png = self._board_at(table)
         if png is None:  # not prepared (drawn for a test, say): draw it here, once
-            assert table.state is not None
-            png = render_board(table.state.view(None))
+            png = _board_png(_state(table).view(None))
             self._boards[table.id] = (table.version, png)
         return png
 
     def table_files(self, table: Table) -> list[discord.File]:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         files = [discord.File(io.BytesIO(self._board(table)), filename=BOARD_FILE)]
         record = self.records.get(table.id)
         if view["phase"] == "over" and record is not None:
             # The final table message keeps the whole game; the results show only its end.
+            assert view["result"] is not None  # a game over has its result
             text = f"Trap, table {table.id}: {plain(_with_names(table, view['result']['summary']))}\n"
             text += record.text(markdown=False) + "\n"
             files.append(discord.File(io.BytesIO(text.encode()), filename=MOVES_FILE))
         return files
 
     def table_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         n = view["size"]
         over = view["phase"] == "over"
         variant = "King variant" if view["variant"] == "king" else "basic"
@@ -336,9 +348,11 @@ class TrapUI:
         )
         lines = [f"{PAWN_EMOJI[0]} {_who(table, 0)} vs {PAWN_EMOJI[1]} {_who(table, 1)}"]
         if over:
+            assert view["result"] is not None  # a game over has its result
             lines.append(f"🏁 {_with_names(table, view['result']['summary'])}")
         else:
             seat = view["to_move"]
+            assert seat is not None  # someone is to move until the game is over
             lines.append(f"▶️ {_who(table, seat)} to {PHASE_TASK[view['phase']]}.")
             lines.append(f"Press **{self.hand_label}**, or type `/trap move` (e.g. `c3` or `c3>c4`).")
         embed.description = "\n".join(lines)
@@ -354,7 +368,7 @@ class TrapUI:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         # The legend first: a phone shows the footer right under the picture it explains.
         footer = []
-        legend = BOARD_LEGEND.get((view["last"] or {}).get("kind", ""), "")
+        legend = "" if view["last"] is None else BOARD_LEGEND.get(view["last"]["kind"], "")
         if view["phase"] == "arrow_drop":
             footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
         if view["phase"] in ("main", "over"):
@@ -410,10 +424,9 @@ class TrapUI:
     def announcements(self, table: Table, events: list[Event]) -> list[str]:
         """Ping the person to move when the turn passes to them (a computer needs no ping, and
         someone dropping several pawns in a row was just told)."""
-        assert table.state is not None
         if not events:
             return []  # a seat changed hands (someone left): nobody's turn changed
-        view = table.state.view(None)
+        view = _state(table).view(None)
         seat = view["to_move"]
         if seat is None or view["phase"] == "over":
             return []
@@ -437,9 +450,9 @@ class TrapUI:
         return None  # Trap has no rounds
 
     def final_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         result = view["result"]
+        assert result is not None  # the final embed is drawn for a game over
         winners = result["winners"]
         title = f"Trap — {table.name(winners[0])} wins" if len(winners) == 1 else "Trap — a draw"
         embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
@@ -465,7 +478,7 @@ class TrapUI:
         embed.set_footer(text=f"Ended by {reason}. Results are on /leaderboard. Rematch below.")
         return embed
 
-    def committed(self, table_id: int, view: dict[str, Any]) -> None:
+    def committed(self, table_id: int, view: TrapView) -> None:
         """Remember the turn the table's saved state is at (see _changing_panel)."""
         self._committed[table_id] = _turn(view)
 
@@ -473,8 +486,7 @@ class TrapUI:
         """Referee hook after every accepted change: keep the move list (see Record)."""
         if table.game.key != self.key:
             return
-        assert table.state is not None
-        self.committed(table.id, table.state.view(None))
+        self.committed(table.id, _state(table).view(None))
         record = self.records.get(table.id)
         if record is None:
             # A new game starts with its opening phase event; anything else means we missed the start.
@@ -490,8 +502,7 @@ class TrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
+        view = _state(table).view(seat)
         if table.lock.locked() and self._committed.get(table.id, _turn(view)) != _turn(view):
             return self._changing_panel(table, seat)
         legal: list[str] = view["legal"]
@@ -505,6 +516,7 @@ class TrapUI:
             lines.append(f"**Your turn:** {PHASE_TASK.get(phase, '')}.")
         elif phase != "over":
             other = view["to_move"]
+            assert other is not None  # someone is to move until the game is over
             lines.append(f"Waiting for {_who(table, other)} to {PHASE_TASK.get(phase, 'play')}.")
         if note:
             lines.append(f"⚠️ {note}")
@@ -552,7 +564,7 @@ class TrapUI:
         )
 
     def _point_button(
-        self, table: Table, view: dict[str, Any], point: str, action: str, enabled: bool, row: int
+        self, table: Table, view: TrapView, point: str, action: str, enabled: bool, row: int
     ) -> ActionButton:
         """A point of the board as a button; an occupied point shows whose pawn is there."""
         pawn = next((p for p in view["pawns"] if p["point"] == point), None)
@@ -571,7 +583,7 @@ class TrapUI:
     def _grid(
         self,
         table: Table,
-        view: dict[str, Any],
+        view: TrapView,
         points: list[str],
         action_of: Callable[[str], str],
         allowed: set[str],
@@ -606,11 +618,13 @@ class TrapUI:
         return None
 
     def _drop_controls(
-        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+        self, table: Table, view: TrapView, legal: list[str], nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         size = view["size"]
         free = set(legal)
-        king = view["variant"] == "king" and view["pawns_to_drop"][view["seat"]] == view["pawns_per_player"]
+        seat = view["seat"]
+        assert seat is not None  # a panel draws a seat's view
+        king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
         what = "your **King**" if king else "a pawn"
         if size == 5:
             # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
@@ -625,7 +639,7 @@ class TrapUI:
         return f"Row {row}: pick the point for {what}.", items
 
     def _arrow_controls(
-        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+        self, table: Table, view: TrapView, legal: list[str], nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         size = view["size"]
         touching: dict[str, list[str]] = {}
@@ -672,7 +686,7 @@ class TrapUI:
         return f"Row {row}: pick a point next to an empty line.", items
 
     def _move_controls(
-        self, table: Table, seat: int, view: dict[str, Any], nav: str | None
+        self, table: Table, seat: int, view: TrapView, nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         moves: dict[str, list[str]] = view["moves"]
         kings = {p["point"] for p in view["pawns"] if p["king"]}
