@@ -1,8 +1,9 @@
 """Trap on Discord: `/trap new|move|rules`, the public board and each player's move panel.
 
-Only drawing and commands live here; every rule is in rules/trap.py and every table mechanic in
-cogs/table/referee.py. Everything in Trap is public, so the table draws the spectator view (with a PNG
-of the board from cogs/drawings/trap_board.py) and a panel draws its seat's view plus the legal actions.
+Only drawing and commands live here; every rule is in rules/trap/ and every table mechanic in
+cogs/table/. Everything in Trap is public, so the table draws the spectator view (with a PNG of the
+board from cogs/drawings/trap_board.py, its move record from cogs/drawings/trap_record.py) and a
+panel draws its seat's view plus the legal actions.
 
 Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
 - Piece Drop: a 5 × 5 grid of points (6 × 6: pick a row, then the point).
@@ -16,23 +17,34 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.drawings.trap_board import render_board
+from cogs.drawings.trap_record import (
+    MOVE_TEXT,
+    Record,
+    colour,
+    count,
+    panel_legend,
+    row_of,
+    text_board,
+    tidy_move,
+    turn_of,
+    who,
+    with_names,
+)
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.common import plain, reply
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
-from rules.trap import COLUMNS, Trap
+from rules.trap import COLUMNS, Trap, TrapState, TrapView
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +70,6 @@ REASONS = {
     "repetition": "threefold repetition",
     "quiet_plies": "100 plies without a capture",
 }
-# What `/trap move` accepts once tidied: a point (a drop) or two points (an arrow or a move).
-MOVE_TEXT = re.compile(r"[a-f][1-9](>[a-f][1-9])?")
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
-# The results name only the last main-play moves; the whole list is a .txt on the final table
-# message (and behind History while playing), so the results stay readable on a phone.
-RESULT_MOVES = 12
 MOVES_FILE = "trap-moves.txt"
 # What the board picture's marks mean, by the kind of the last action (cogs/drawings/trap_board.py draws
 # them: HIGHLIGHT, LAST_FROM and FLIPPED).
@@ -77,174 +83,21 @@ BOARD_LEGEND = {
 }
 
 
-# --- small pure helpers ------------------------------------------------------------------------
+# --- small helpers ------------------------------------------------------------------------------
 
 
-def tidy_move(text: str) -> str:
-    """'C3 - c4', 'c3→c4', 'c3 c4' → 'c3>c4'; anything else comes back tidied but unchanged."""
-    move = text.strip().lower()
-    for arrow in ("->", "→", "—", "–", "-", ">"):
-        move = move.replace(arrow, ">")
-    move = re.sub(r"\s*>\s*", ">", move)
-    return re.sub(r"\s+", ">", move)
+def _state(table: Table) -> TrapState:
+    """A Trap table's engine state, so that its views are typed (``TrapView``)."""
+    state = table.state
+    assert isinstance(state, TrapState), f"table {table.id} holds {type(state).__name__}, not a Trap game"
+    return state
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _row_of(point: str) -> int:
-    return int(point[1:])
-
-
-def _colour(seat: int) -> str:
-    return ("red", "blue")[seat]
-
-
-def _who(table: Table, seat: int) -> str:
-    """'**alice** (red, A)': names first, because people know each other by name."""
-    return f"**{table.name(seat)}** ({_colour(seat)}, {'AB'[seat]})"
-
-
-def _with_names(table: Table, text: str) -> str:
-    """Engine texts say "Red (A)" (and, in general, "seat N"); people want names."""
-    for seat in (0, 1):
-        text = text.replace(f"{_colour(seat).capitalize()} ({'AB'[seat]})", _who(table, seat))
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
-
-    return SEAT_WORD.sub(name, text)
-
-
-def _turn(view: dict[str, Any]) -> tuple[Any, ...]:
-    """Which turn a view shows: changes with every accepted action."""
-    return (view["phase"], view["to_move"], tuple(view["pawns_to_drop"]), view["arrows_to_drop"], view["ply"])
-
-
-def text_board(view: dict[str, Any]) -> str:
-    """The whole position as monospace text for the panel (an ephemeral panel carries no image):
-    r/R red pawn/King, b/B blue pawn/King, · empty; arrows →←↑↓ between points."""
-    size = int(view["size"])
-    pieces = {
-        p["point"]: ("rb"[p["owner"]].upper() if p["king"] else "rb"[p["owner"]]) for p in view["pawns"]
-    }
-    heads: dict[frozenset[str], str] = {}
-    for arrow in view["arrows"]:
-        tail, head = arrow.split(">")
-        heads[frozenset((tail, head))] = head
-    rows = ["   " + "   ".join(COLUMNS[:size])]
-    for r in range(size, 0, -1):
-        line = f"{r}  "
-        for c in range(size):
-            point = f"{COLUMNS[c]}{r}"
-            line += pieces.get(point, "·")
-            if c + 1 < size:
-                right = f"{COLUMNS[c + 1]}{r}"
-                head = heads.get(frozenset((point, right)))
-                line += " " + ("-" if head is None else "→" if head == right else "←") + " "
-        rows.append(line.rstrip())
-        if r > 1:
-            under = "   "
-            for c in range(size):
-                point, below = f"{COLUMNS[c]}{r}", f"{COLUMNS[c]}{r - 1}"
-                head = heads.get(frozenset((point, below)))
-                under += ("|" if head is None else "↓" if head == below else "↑") + "   "
-            rows.append(under.rstrip())
-    return "\n".join(rows)
-
-
-def panel_legend(variant: str) -> str:
-    """The key under the panel's text board; Kings only where the game has them."""
-    if variant == "king":
-        return "r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go"
-    return "r red pawn · b blue pawn · arrows point the way a pawn may go"
-
-
-# --- the move list -----------------------------------------------------------------------------
-
-
-@dataclass
-class Record:
-    """A game's moves in the notation, kept from the events because the engine's view holds only
-    the last one. ``complete`` is False if the start was missed (then the list says so)."""
-
-    drops: list[str] = field(default_factory=list)
-    arrows: list[str] = field(default_factory=list)
-    moves: list[str] = field(default_factory=list)
-    quick_arrows: bool = False
-    complete: bool = True
-
-    def add(self, events: list[Event]) -> None:
-        for event in events:
-            data = event.data
-            star = "*" if data.get("auto") else ""
-            if event.kind == "drop":
-                self.drops.append(f"{data['point']}{'(K)' if data.get('king') else ''}{star}")
-            elif event.kind == "arrow":
-                self.arrows.append(f"{data['from']}>{data['to']}{star}")
-            elif event.kind == "arrows_placed":
-                self.quick_arrows = True
-            elif event.kind == "move":
-                self.moves.append(f"{data['from']}>{data['to']}{star}")
-            elif event.kind == "capture" and self.moves:
-                self.moves[-1] += f"×{data['point']}"
-
-    @staticmethod
-    def numbered(entries: list[str], start: int = 0) -> str:
-        """'1. c3 d4 2. a1 b2 …': two entries per number, since the players alternate; from the
-        entry ``start`` on (an even one, so each number keeps its pair)."""
-        parts = []
-        for i, entry in enumerate(entries):
-            if i >= start:
-                parts.append(f"{i // 2 + 1}. {entry}" if i % 2 == 0 else entry)
-        return " ".join(parts)
-
-    def text(self, *, markdown: bool = True) -> str:
-        """The whole game in the notation: for History (Discord markdown) and for the .txt at
-        the end (``markdown=False``)."""
-
-        def listed(entries: list[str]) -> str:
-            text = self.numbered(entries)
-            return text.replace("*", "\\*") if markdown else text  # a referee's move, not italics
-
-        bold = "**" if markdown else ""
-        pawns = listed(self.drops) or "—"
-        if self.quick_arrows:
-            arrows = "quick setup: every line got a random arrow"
-        else:
-            arrows = listed(self.arrows) or "—"
-        moves = listed(self.moves) or "no moves"
-        lines = [
-            f"{bold}Piece Drop{bold} (A first): {pawns}",
-            f"{bold}Arrow Drop{bold} (B first): {arrows}",
-            f"{bold}Main play{bold} (B first): {moves}",
-            NOTATION_KEY if markdown else "×: captured · *: played by the referee when time ran out",
-        ]
-        if not self.complete:
-            missed = "(the start of this game was not recorded)"
-            lines.insert(0, f"*{missed}*" if markdown else missed)
-        return "\n".join(lines)
-
-    def summary(self) -> str:
-        """A few lines for the results: how long each phase was and the last moves."""
-        arrows = "quick setup" if self.quick_arrows else _count(len(self.arrows), "arrow")
-        lines = [
-            f"Piece Drop: {_count(len(self.drops), 'pawn')} · Arrow Drop: {arrows} · "
-            f"Main play: {_count(len(self.moves), 'move')}"
-        ]
-        if self.moves:
-            first = max(0, len(self.moves) - RESULT_MOVES)
-            first -= first % 2
-            tail = self.numbered(self.moves, first).replace("*", "\\*")
-            lines.append(("The last moves: … " if first else "The moves: ") + tail)
-        if not self.complete:
-            lines.append("*(the start of this game was not recorded)*")
-        return "\n".join(lines)
-
-
-NOTATION_KEY = "*×: captured · \\*: played by the referee when time ran out*"
+def _board_png(view: TrapView) -> bytes:
+    # cogs/trap_board.py takes the view as the plain dict it is at run time; the cast can go
+    # once render_board takes a TrapView. render_board is looked up here at each call (a test
+    # watches it through this module's globals).
+    return render_board(cast("dict[str, Any]", view))
 
 
 # --- the UI ------------------------------------------------------------------------------------
@@ -289,10 +142,10 @@ class TrapUI:
         would wait that long at each Trap table's edit. Called under the table's lock."""
         if table.state is None or self._board_at(table) is not None:
             return None
-        table_id, version, view = table.id, table.version, table.state.view(None)
+        table_id, version, view = table.id, table.version, _state(table).view(None)
 
         async def draw() -> None:
-            png = await asyncio.to_thread(render_board, view)
+            png = await asyncio.to_thread(_board_png, view)
             kept = self._boards.get(table_id)
             if kept is None or kept[0] < version:
                 self._boards[table_id] = (version, png)
@@ -306,26 +159,24 @@ class TrapUI:
     def _board(self, table: Table) -> bytes:
         png = self._board_at(table)
         if png is None:  # not prepared (drawn for a test, say): draw it here, once
-            assert table.state is not None
-            png = render_board(table.state.view(None))
+            png = _board_png(_state(table).view(None))
             self._boards[table.id] = (table.version, png)
         return png
 
     def table_files(self, table: Table) -> list[discord.File]:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         files = [discord.File(io.BytesIO(self._board(table)), filename=BOARD_FILE)]
         record = self.records.get(table.id)
         if view["phase"] == "over" and record is not None:
             # The final table message keeps the whole game; the results show only its end.
-            text = f"Trap, table {table.id}: {plain(_with_names(table, view['result']['summary']))}\n"
+            assert view["result"] is not None  # a game over has its result
+            text = f"Trap, table {table.id}: {plain(with_names(table, view['result']['summary']))}\n"
             text += record.text(markdown=False) + "\n"
             files.append(discord.File(io.BytesIO(text.encode()), filename=MOVES_FILE))
         return files
 
     def table_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         n = view["size"]
         over = view["phase"] == "over"
         variant = "King variant" if view["variant"] == "king" else "basic"
@@ -335,12 +186,14 @@ class TrapUI:
             if over
             else (discord.Colour.red() if view["to_move"] == 0 else discord.Colour.blue()),
         )
-        lines = [f"{PAWN_EMOJI[0]} {_who(table, 0)} vs {PAWN_EMOJI[1]} {_who(table, 1)}"]
+        lines = [f"{PAWN_EMOJI[0]} {who(table, 0)} vs {PAWN_EMOJI[1]} {who(table, 1)}"]
         if over:
-            lines.append(f"🏁 {_with_names(table, view['result']['summary'])}")
+            assert view["result"] is not None  # a game over has its result
+            lines.append(f"🏁 {with_names(table, view['result']['summary'])}")
         else:
             seat = view["to_move"]
-            lines.append(f"▶️ {_who(table, seat)} to {PHASE_TASK[view['phase']]}.")
+            assert seat is not None  # someone is to move until the game is over
+            lines.append(f"▶️ {who(table, seat)} to {PHASE_TASK[view['phase']]}.")
             lines.append(f"Press **{self.hand_label}**, or type `/trap move` (e.g. `c3` or `c3>c4`).")
         embed.description = "\n".join(lines)
         for seat in (0, 1):
@@ -355,7 +208,7 @@ class TrapUI:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         # The legend first: a phone shows the footer right under the picture it explains.
         footer = []
-        legend = BOARD_LEGEND.get((view["last"] or {}).get("kind", ""), "")
+        legend = "" if view["last"] is None else BOARD_LEGEND.get(view["last"]["kind"], "")
         if view["phase"] == "arrow_drop":
             footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
         if view["phase"] in ("main", "over"):
@@ -387,7 +240,7 @@ class TrapUI:
     def event_line(self, table: Table, event: Event) -> str:
         data = event.data
         if event.kind == "move":
-            text = f"**{table.name(event.seat)}** {_with_names(table, event.text)}"
+            text = f"**{table.name(event.seat)}** {with_names(table, event.text)}"
             if data.get("flips"):
                 text = text.rstrip(".") + f"; arrows flipped: {', '.join(data['flips'])}."
             return text
@@ -396,14 +249,14 @@ class TrapUI:
             piece = "King" if data["king"] else "pawn"
             by = "their own move" if data["by"] == owner else f"{table.name(data['by'])}'s move"
             return (
-                f"💥 {table.name(owner)}'s {_colour(owner)} {piece} on {data['point']} is trapped and "
+                f"💥 {table.name(owner)}'s {colour(owner)} {piece} on {data['point']} is trapped and "
                 f"captured by {by}."
             )
         if event.kind == "timeout":
             return f"⏰ Time ran out for **{table.name(data['seat'])}**: the referee plays for them."
         if event.kind == "game_over":
-            return f"🏁 {_with_names(table, event.text)}"
-        text = _with_names(table, event.text)
+            return f"🏁 {with_names(table, event.text)}"
+        text = with_names(table, event.text)
         if event.seat is not None:
             return f"**{table.name(event.seat)}** {text}"
         return text
@@ -411,10 +264,9 @@ class TrapUI:
     def announcements(self, table: Table, events: list[Event]) -> list[str]:
         """Ping the person to move when the turn passes to them (a computer needs no ping, and
         someone dropping several pawns in a row was just told)."""
-        assert table.state is not None
         if not events:
             return []  # a seat changed hands (someone left): nobody's turn changed
-        view = table.state.view(None)
+        view = _state(table).view(None)
         seat = view["to_move"]
         if seat is None or view["phase"] == "over":
             return []
@@ -422,7 +274,7 @@ class TrapUI:
         actors += [e.data["seat"] for e in events if e.kind == "timeout"]
         if actors and actors[-1] == seat:
             return []
-        turn = _turn(view)
+        turn = turn_of(view)
         if self._announced.get(table.id) == turn:
             return []
         self._announced[table.id] = turn
@@ -430,7 +282,7 @@ class TrapUI:
         if person.is_computer or person.user_id is None:
             return []
         return [
-            f"<@{person.user_id}>, your turn at Trap ({_colour(seat)}, {'AB'[seat]}): "
+            f"<@{person.user_id}>, your turn at Trap ({colour(seat)}, {'AB'[seat]}): "
             f"{PHASE_TASK[view['phase']]}. Press **{self.hand_label}** or type `/trap move`."
         ]
 
@@ -438,18 +290,18 @@ class TrapUI:
         return None  # Trap has no rounds
 
     def final_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         result = view["result"]
+        assert result is not None  # the final embed is drawn for a game over
         winners = result["winners"]
         title = f"Trap — {table.name(winners[0])} wins" if len(winners) == 1 else "Trap — a draw"
         embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
-        lines = [f"🏁 {_with_names(table, result['summary'])}"]
+        lines = [f"🏁 {with_names(table, result['summary'])}"]
         for seat in (0, 1):
             medal = "🏆 " if seat in winners and len(winners) == 1 else ""
-            left = _count(view["piece_counts"][seat], "piece")
+            left = count(view["piece_counts"][seat], "piece")
             lost = len(view["captured"][seat])
-            lines.append(f"{medal}{PAWN_EMOJI[seat]} {_who(table, seat)} — {left} left, {lost} lost")
+            lines.append(f"{medal}{PAWN_EMOJI[seat]} {who(table, seat)} — {left} left, {lost} lost")
         # The record stays until the table is no longer live (see on_change): the table's last
         # redraw, which may come after this post, attaches it as a file.
         record = self.records.get(table.id)
@@ -466,16 +318,15 @@ class TrapUI:
         embed.set_footer(text=f"Ended by {reason}. Results are on /leaderboard. Rematch below.")
         return embed
 
-    def committed(self, table_id: int, view: dict[str, Any]) -> None:
+    def committed(self, table_id: int, view: TrapView) -> None:
         """Remember the turn the table's saved state is at (see _changing_panel)."""
-        self._committed[table_id] = _turn(view)
+        self._committed[table_id] = turn_of(view)
 
     def on_change(self, table: Table, events: list[Event]) -> None:
         """Referee hook after every accepted change: keep the move list (see Record)."""
         if table.game.key != self.key:
             return
-        assert table.state is not None
-        self.committed(table.id, table.state.view(None))
+        self.committed(table.id, _state(table).view(None))
         record = self.records.get(table.id)
         if record is None:
             # A new game starts with its opening phase event; anything else means we missed the start.
@@ -491,14 +342,13 @@ class TrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
-        if table.lock.locked() and self._committed.get(table.id, _turn(view)) != _turn(view):
+        view = _state(table).view(seat)
+        if table.lock.locked() and self._committed.get(table.id, turn_of(view)) != turn_of(view):
             return self._changing_panel(table, seat)
         legal: list[str] = view["legal"]
         phase = view["phase"]
         embed = discord.Embed(
-            title=f"Trap — you play {_colour(seat)} ({'AB'[seat]})",
+            title=f"Trap — you play {colour(seat)} ({'AB'[seat]})",
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
         lines = []
@@ -506,7 +356,8 @@ class TrapUI:
             lines.append(f"**Your turn:** {PHASE_TASK.get(phase, '')}.")
         elif phase != "over":
             other = view["to_move"]
-            lines.append(f"Waiting for {_who(table, other)} to {PHASE_TASK.get(phase, 'play')}.")
+            assert other is not None  # someone is to move until the game is over
+            lines.append(f"Waiting for {who(table, other)} to {PHASE_TASK.get(phase, 'play')}.")
         if note:
             lines.append(f"⚠️ {note}")
         items: list[discord.ui.Item[Any]]
@@ -535,7 +386,7 @@ class TrapUI:
         table's version not yet): buttons drawn now would carry the old version and answer "too
         slow", so offer only Refresh; the refresh booked after the change redraws it."""
         embed = discord.Embed(
-            title=f"Trap — you play {_colour(seat)} ({'AB'[seat]})",
+            title=f"Trap — you play {colour(seat)} ({'AB'[seat]})",
             description="A move is being made right now; the board follows in a moment.",
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
@@ -553,7 +404,7 @@ class TrapUI:
         )
 
     def _point_button(
-        self, table: Table, view: dict[str, Any], point: str, action: str, enabled: bool, row: int
+        self, table: Table, view: TrapView, point: str, action: str, enabled: bool, row: int
     ) -> ActionButton:
         """A point of the board as a button; an occupied point shows whose pawn is there."""
         pawn = next((p for p in view["pawns"] if p["point"] == point), None)
@@ -572,13 +423,13 @@ class TrapUI:
     def _grid(
         self,
         table: Table,
-        view: dict[str, Any],
+        view: TrapView,
         points: list[str],
         action_of: Callable[[str], str],
         allowed: set[str],
     ) -> list[discord.ui.Item[Any]]:
         """Points laid out as on the board (top row first), five to a Discord row."""
-        ordered = sorted(points, key=lambda p: (-_row_of(p), p[0]))
+        ordered = sorted(points, key=lambda p: (-row_of(p), p[0]))
         return [
             self._point_button(table, view, point, action_of(point), point in allowed, i // 5)
             for i, point in enumerate(ordered)
@@ -607,26 +458,28 @@ class TrapUI:
         return None
 
     def _drop_controls(
-        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+        self, table: Table, view: TrapView, legal: list[str], nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         size = view["size"]
         free = set(legal)
-        king = view["variant"] == "king" and view["pawns_to_drop"][view["seat"]] == view["pawns_per_player"]
+        seat = view["seat"]
+        assert seat is not None  # a panel draws a seat's view
+        king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
         what = "your **King**" if king else "a pawn"
         if size == 5:
             # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
             return f"Pick the point for {what}.", self._grid(table, view, view["points"], lambda p: p, free)
         row = self._chosen_row(nav, size)
-        rows_free = {_row_of(p) for p in free}
+        rows_free = {row_of(p) for p in free}
         if row is None or row not in rows_free:
             return f"Pick the row for {what}, then the point.", self._row_picker(table, size, rows_free)
-        points = [p for p in view["points"] if _row_of(p) == row]
+        points = [p for p in view["points"] if row_of(p) == row]
         items = self._grid(table, view, points, lambda p: p, free)
         items.append(self._refresh(table, "Other row", row=2))
         return f"Row {row}: pick the point for {what}.", items
 
     def _arrow_controls(
-        self, table: Table, view: dict[str, Any], legal: list[str], nav: str | None
+        self, table: Table, view: TrapView, legal: list[str], nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         size = view["size"]
         touching: dict[str, list[str]] = {}
@@ -650,7 +503,7 @@ class TrapUI:
                         row=i // 4,
                     )
                 )
-            back = f"nav-r{_row_of(point)}" if size == 6 else "refresh"
+            back = f"nav-r{row_of(point)}" if size == 6 else "refresh"
             items.append(ActionButton(table.id, table.version, back, label="Other point", emoji="↩️", row=2))
             return (
                 f"Arrows touching {point} on lines still empty: pick one (it points to the second point).",
@@ -662,24 +515,24 @@ class TrapUI:
                 self._grid(table, view, view["points"], lambda p: f"nav-p{p}", set(touching)),
             )
         row = self._chosen_row(nav, size)
-        rows_open = {_row_of(p) for p in touching}
+        rows_open = {row_of(p) for p in touching}
         if row is None or row not in rows_open:
             return "Pick a row, then a point next to an empty line, then the arrow.", self._row_picker(
                 table, size, rows_open
             )
-        points = [p for p in view["points"] if _row_of(p) == row]
+        points = [p for p in view["points"] if row_of(p) == row]
         items = self._grid(table, view, points, lambda p: f"nav-p{p}", set(touching))
         items.append(self._refresh(table, "Other row", row=2))
         return f"Row {row}: pick a point next to an empty line.", items
 
     def _move_controls(
-        self, table: Table, seat: int, view: dict[str, Any], nav: str | None
+        self, table: Table, seat: int, view: TrapView, nav: str | None
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         moves: dict[str, list[str]] = view["moves"]
         kings = {p["point"] for p in view["pawns"] if p["king"]}
         chosen = nav[1:] if nav and nav.startswith("p") and nav[1:] in moves else None
         items: list[discord.ui.Item[Any]] = []
-        for i, point in enumerate(sorted(moves, key=lambda p: (-_row_of(p), p[0]))[:15]):
+        for i, point in enumerate(sorted(moves, key=lambda p: (-row_of(p), p[0]))[:15]):
             items.append(
                 ActionButton(
                     table.id,
@@ -699,7 +552,7 @@ class TrapUI:
             label = f"{chosen} → {target}"
             other = occupant.get(target)
             if other is not None:
-                whose = "your" if other["owner"] == seat else _colour(other["owner"])
+                whose = "your" if other["owner"] == seat else colour(other["owner"])
                 label += f" (swap with {whose} {'King' if other['king'] else 'pawn'})"
             items.append(
                 ActionButton(

@@ -15,19 +15,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import JSON, Action
-from rules.trap import (
-    DRAW_PLIES,
-    EMPTY,
-    MAIN_FIRST,
-    REPETITIONS,
-    Geometry,
-    geometry,
-    legal_moves,
-    make_move,
-    position_key,
-    unmake_move,
-)
+from rules.base import Action
+from rules.trap.board import EMPTY, Geometry, geometry, legal_moves, make_move, position_key, unmake_move
+from rules.trap.state import DRAW_PLIES, MAIN_FIRST, REPETITIONS
+from rules.trap.views import TrapView
 
 WIN = 1_000_000
 PIECE = 100
@@ -47,7 +38,7 @@ class Position:
     positions: list[str]
 
     @classmethod
-    def from_view(cls, view: JSON) -> Position:
+    def from_view(cls, view: TrapView) -> Position:
         geo = geometry(view["size"])
         board = [EMPTY] * geo.points
         for pawn in view["pawns"]:
@@ -381,11 +372,11 @@ class TrapPlayer:
             raise ValueError("A computer player's speed multiplier must be positive.")
         self.speed = speed
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
-        if not legal or view.get("seat") is None or view.get("to_move") != view.get("seat"):
+    def choose(self, view: TrapView, legal: list[Action], rng: random.Random) -> Action | None:
+        me = view.get("seat")
+        if not legal or me is None or view.get("to_move") != me:
             return None
         pos = Position.from_view(view)
-        me = view["seat"]
         if view["phase"] == "piece_drop":
             return self.drop_pawn(pos, me, legal, view, rng)
         if view["phase"] == "arrow_drop":
@@ -393,7 +384,7 @@ class TrapPlayer:
         return self.move(pos, me, legal, rng)
 
     def drop_pawn(
-        self, pos: Position, me: int, legal: list[Action], view: JSON, rng: random.Random
+        self, pos: Position, me: int, legal: list[Action], view: TrapView, rng: random.Random
     ) -> Action:
         king = pos.king_variant and view["pawns_to_drop"][me] == view["pawns_per_player"]
         return max(legal, key=lambda a: drop_pawn_score(pos, pos.geo.index[a], me, king) + rng.random() * 2.0)
@@ -413,7 +404,7 @@ class TrapPlayer:
     def move(self, pos: Position, me: int, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: TrapView, action: Action, rng: random.Random) -> float:
         low, high = self.reaction
         seconds = rng.uniform(low, high)
         if view.get("phase") != "main":
@@ -426,7 +417,7 @@ class EasyPlayer(TrapPlayer):
     reaction = (2.0, 4.0)
 
     def drop_pawn(
-        self, pos: Position, me: int, legal: list[Action], view: JSON, rng: random.Random
+        self, pos: Position, me: int, legal: list[Action], view: TrapView, rng: random.Random
     ) -> Action:
         return rng.choice(legal)
 
