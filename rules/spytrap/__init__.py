@@ -1292,7 +1292,7 @@ class SpyTrap(Game[SpyTrapState]):
 
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
         # Imported here because the players module builds on this one's card helpers.
-        from rules.spytrap_players import make_player
+        from rules.spytrap.players import make_player
 
         return make_player(level, **settings)
 
@@ -1352,7 +1352,7 @@ class SpyTrap(Game[SpyTrapState]):
 
 
 def validate_deal(players: int, deal: JSON) -> None:
-    """Check a fixed deal (rules/FORMATS_spytrap.md); ValueError with the problem."""
+    """Check a fixed deal (rules/spytrap/FORMATS.md); ValueError with the problem."""
     try:
         identities = list(deal["identities"])
         hands = [list(h) for h in deal["hands"]]
