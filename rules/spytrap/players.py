@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from rules.base import JSON, Action
-from rules.spytrap import COUNTRIES, FILES_TO_WIN, card_type, country_of
+from rules.spytrap.cards import COUNTRIES, FILES_TO_WIN, card_type, country_of
 
 REACTION: dict[str, dict[str, tuple[float, float]]] = {
     "casual": {"pile": (5.0, 12.0), "bid": (2.0, 5.0), "draw": (2.0, 4.5), "prompt": (2.5, 6.0)},
