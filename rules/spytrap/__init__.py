@@ -8,6 +8,7 @@ The engine's parts, each named in the game's own words:
 - ``table.py``    what lies on the table, the end of the game, each seat's view and the stored JSON
 - ``drawing.py``  the draw: what each card drawn does, the prompts it raises, spies put out
 - ``state.py``    ``SpyTrapState``: set-up, piles, bidding, legal actions, refusals, timers' defaults
+- ``views.py``    the typed views: what a seat, or a spectator, sees (``SpyTrapView``)
 - ``players.py``  the computer players (casual, sharp), who see only their view
 - ``rules.md``    the rules as players read them; ``rulings.md`` the house rulings at every table;
   ``FORMATS.md`` the action notation, options and ``deal`` of recorded games and scenarios
@@ -43,11 +44,11 @@ from rules.spytrap.cards import (
     sort_cards,
 )
 from rules.spytrap.deal import validate_deal
-from rules.spytrap.drawing import PROMPT_KINDS
 from rules.spytrap.options import ROUND_LIMIT, SpyTrapOptions, options_to_json, parse_options
 from rules.spytrap.players import make_player
 from rules.spytrap.state import SpyTrapState
 from rules.spytrap.table import GAME_KEY
+from rules.spytrap.views import PROMPT_KINDS, SpyTrapPrompt, SpyTrapView
 
 __all__ = [
     "AGENTS",
@@ -65,7 +66,9 @@ __all__ = [
     "TRAPS",
     "SpyTrap",
     "SpyTrapOptions",
+    "SpyTrapPrompt",
     "SpyTrapState",
+    "SpyTrapView",
     "all_cards",
     "card_name",
     "card_sort_key",
@@ -128,7 +131,7 @@ class SpyTrap(Game[SpyTrapState]):
     def from_json(self, data: JSON) -> SpyTrapState:
         return SpyTrapState.from_json(data)
 
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[SpyTrapView]:
         return make_player(level, **settings)
 
     def rules_text(self) -> str:

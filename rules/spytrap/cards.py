@@ -8,6 +8,8 @@ country's name ("French"). Seats are 0-based in data and 1-based ("seat 3") in e
 
 from __future__ import annotations
 
+from typing import Literal
+
 COUNTRIES = ("American", "French", "German", "Italian", "Russian", "Spanish")
 COUNTRY_CODES = {
     "AM": "American",
@@ -25,6 +27,8 @@ HAND_SIZE = 6
 PILE_SIZE = 3
 FILES_TO_WIN = 4
 
+CardType = Literal["file", "agent", "trap"]
+
 
 def all_cards() -> list[str]:
     files = [f"F{code}{n}" for code in COUNTRY_CODES for n in range(1, FILES_PER_COUNTRY + 1)]
@@ -39,7 +43,7 @@ def is_file(card: str) -> bool:
     return card.startswith("F")
 
 
-def card_type(card: str) -> str:
+def card_type(card: str) -> CardType:
     if is_file(card):
         return "file"
     return "agent" if card.startswith("EA") else "trap"
@@ -47,6 +51,11 @@ def card_type(card: str) -> str:
 
 def country_of(card: str) -> str | None:
     return _COUNTRY_OF.get(card)
+
+
+def file_country(card: str) -> str:
+    """The country of a card known to be a File (one in a home area)."""
+    return _COUNTRY_OF[card]
 
 
 def card_name(card: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from rules.base import JSON, Action, Event, IllegalAction
+from rules.base import Action, Event, IllegalAction
 from rules.spytrap.cards import (
     COUNTRIES,
     FILES_TO_WIN,
@@ -22,9 +22,8 @@ from rules.spytrap.cards import (
     sort_cards,
 )
 from rules.spytrap.table import SpyTrapTable
+from rules.spytrap.views import ImmunityPrompt
 from rules.words import with_article
-
-PROMPT_KINDS = ("steal", "guess", "immunity", "own_guess", "keep", "challenge", "swap")
 
 
 class SpyTrapDrawing(SpyTrapTable, ABC):
@@ -37,19 +36,19 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
     # -- prompts: what each may answer ----------------------------------------------------------
 
     def _prompt_actions(self, seat: int) -> list[Action]:
-        assert self.prompt is not None
-        kind = self.prompt["kind"]
-        if kind == "steal":
-            return [f"steal-{c}" for c in self.prompt["choices"]] + ["nosteal"]
-        if kind == "guess":
+        prompt = self.prompt
+        assert prompt is not None
+        if prompt["kind"] == "steal":
+            return [f"steal-{c}" for c in prompt["choices"]] + ["nosteal"]
+        if prompt["kind"] == "guess":
             return [f"guess-{c}" for c in COUNTRIES] + ["noguess"]
-        if kind == "immunity":
+        if prompt["kind"] == "immunity":
             return ["immunity", "noimmunity"]
-        if kind == "own_guess":
-            return [f"guess-{t}-{c}" for t in self.prompt["targets"] for c in COUNTRIES]
-        if kind == "keep":
+        if prompt["kind"] == "own_guess":
+            return [f"guess-{t}-{c}" for t in prompt["targets"] for c in COUNTRIES]
+        if prompt["kind"] == "keep":
             return ["keep-own", "keep-new"]
-        if kind == "challenge":
+        if prompt["kind"] == "challenge":
             return [f"challenge-{c}" for c in COUNTRIES] + ["nochallenge"]
         return ["swap", "noswap"]
 
@@ -201,17 +200,16 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
     def _answer(self, seat: int, action: Action, events: list[Event]) -> None:
         assert self.prompt is not None
         prompt, self.prompt = self.prompt, None
-        kind = prompt["kind"]
-        if kind == "steal":
+        if prompt["kind"] == "steal":
             self._steal(seat, prompt["drawer"], action, events)
-        elif kind == "guess":
+        elif prompt["kind"] == "guess":
             self._free_guess(seat, prompt["drawer"], action, events)
-        elif kind == "immunity":
+        elif prompt["kind"] == "immunity":
             self._immunity(seat, prompt, action, events)
-        elif kind == "own_guess":
+        elif prompt["kind"] == "own_guess":
             _, target, country = action.split("-")
             self._own_guess(seat, int(target), country, events)
-        elif kind == "challenge":
+        elif prompt["kind"] == "challenge":
             self._challenge(seat, prompt["drawer"], action, events)
         else:
             self._choose_identity(seat, action in ("keep-new", "swap"), events)
@@ -247,7 +245,7 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
             return
         self._answer_guess(drawer, seat, country, events)
 
-    def _immunity(self, seat: int, prompt: JSON, action: Action, events: list[Event]) -> None:
+    def _immunity(self, seat: int, prompt: ImmunityPrompt, action: Action, events: list[Event]) -> None:
         if action == "immunity":
             self.immunity[seat] = False
             events.append(
@@ -319,8 +317,10 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
             self._game_over("last_spy", remaining[0], events)
             return
         self.pending_id = self.identity[victim]
-        kind = "swap" if how == "challenge_wrong" else "keep"
-        self.prompt = {"seat": by, "kind": kind, "eliminated": victim}
+        if how == "challenge_wrong":
+            self.prompt = {"seat": by, "kind": "swap", "eliminated": victim}
+        else:
+            self.prompt = {"seat": by, "kind": "keep", "eliminated": victim}
 
     def _choose_identity(self, seat: int, take_new: bool, events: list[Event]) -> None:
         assert self.pending_id is not None

@@ -42,10 +42,11 @@ from itertools import permutations
 from rules.base import JSON, Action, Event, IllegalAction, QuietAction, State
 from rules.spytrap.cards import COUNTRIES, HAND_SIZE, PILE_SIZE, all_cards, card_name, seat_name, sort_cards
 from rules.spytrap.drawing import SpyTrapDrawing
+from rules.spytrap.views import SpyTrapView
 from rules.words import plural
 
 
-class SpyTrapState(SpyTrapDrawing, State):
+class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
     """A game of Spy Trap in progress: the table (table.py) and the draw (drawing.py) with the rules
     of the rest of a round, and the engine protocol (rules/base.py) the referee calls."""
 
@@ -314,10 +315,11 @@ class SpyTrapState(SpyTrapDrawing, State):
             self._draw(seat, pile, events)
             return
         if action == "auto-guess":
-            assert self.prompt is not None
+            prompt = self.prompt
+            assert prompt is not None and prompt["kind"] == "own_guess"
             rng = self._rng(f"default{self.defaults_used}")
             self.defaults_used += 1
-            target = rng.choice(self.prompt["targets"])
+            target = rng.choice(prompt["targets"])
             country = rng.choice([c for c in COUNTRIES if c != self.identity[seat]])
             events.append(
                 Event(

@@ -6,52 +6,30 @@ prompt waiting for an answer) and answers the small questions the rules ask of i
 game and gives its result. The rules that change it are in drawing.py (a drawn card and the prompts
 it raises) and state.py (set-up, piles, bidding, the end of a round, refusals, the timers' defaults).
 
-View keys, everyone (``view(None)`` is the spectator's):
-- ``game`` "spytrap"; ``seat`` the viewer's seat or None; ``players``; ``round``; ``round_limit``.
-- ``phase``: "pile", "bid", "draw" or "over".
-- ``active``: per seat, still in the game. ``out_order``: seats in the order they were put out.
-- ``immunity``: per seat, still holding the Immunity card (playing it is public).
-- ``hand_counts``, ``pile_sizes``: per seat. ``deck_count``, ``used_count``: the draw deck and used pile.
-- ``piles_done``: per seat, whether that seat's pile is built this round (never what is in it).
-- ``opener``: who opens this round's bidding. ``to_bid``: whose turn it is to bid (None outside bidding).
-- ``bids``: per seat, the last thing said this round: a number, "pass", or None (nothing yet).
-- ``high_bid`` (0: none yet), ``high_bidder``; ``min_bid``, ``max_bid``: the range a bid may take now.
-- ``drawer``, ``draw_bid``, ``draws_left``: the bid winner and their draws (None / 0 before drawing).
-- ``drawn``: this round's drawn cards in order, ``{"pile": seat, "card": code, "type": "file" |
-  "agent" | "trap", "country": name or None}``; every drawn card is shown face up.
-- ``home``: per seat, the Files in their home area, ``{"card", "country", "from"}`` with ``from`` one of
-  "opponent" (drawn from another's pile), "own" (drawn from their own pile), "stolen" (Evil Agent).
-- ``tallies``: per seat, country -> ``{"all": n, "counting": m}``; counting Files are the ones drawn from
-  an opponent's pile or stolen (the only ones that count toward the ordinary win).
-- ``prompt``: None, or who must answer what before play goes on: ``{"seat", "kind", ...}`` with kind
-  "steal" (+ ``drawer``, ``choices``: the drawer's File codes), "guess" (+ ``drawer``: a free guess),
-  "immunity" (+ ``guesser``, ``guess``: the country named), "own_guess" (+ ``targets``: seats that may
-  be guessed), "keep" (+ ``eliminated``: whose ID card the seat received), "challenge" (+ ``drawer``,
-  ``country``: the country that reached 4, ``still_to_guess``: later challengers), "swap" (+
-  ``eliminated``: the wrong challenger).
-- ``waiting``: the seats the table is waiting on (everyone not done while piles are built).
-- ``wrong_guesses``: public facts, ``{"seat", "country"}`` = that seat answered "not this country";
-  cleared for a seat whenever it receives another ID card (it may have switched).
-- ``winner``, ``end_reason`` ("files", "challenge", "last_spy", "round_limit", "no_cards") once over.
-- ``identities``: every seat's identity (for a seat put out, the one it held then): only when over.
-Seat views add:
-- ``identity``: your identity. ``hand``: your cards, sorted. ``my_pile``: your pile, top first.
-- ``received_id``: while you must choose (prompt "keep" or "swap"), the ID card you received.
-- ``learned``: private facts, ``{"seat", "country", "how": "received_id"}``: the ID card of a player you
-  put out.
-- ``legal_hint``: None or a short sentence on what you must do now.
+Each key of a view is described where its type is, in views.py.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Self
+from typing import Final, Literal, Self
 
 from rules.base import JSON, Event, Placement, Result
-from rules.spytrap.cards import FILES_TO_WIN, country_of, seat_name, sort_cards
+from rules.spytrap.cards import FILES_TO_WIN, country_of, file_country, seat_name, sort_cards
 from rules.spytrap.options import SpyTrapOptions, options_to_json, parse_options
+from rules.spytrap.views import (
+    CountryTally,
+    DrawnCard,
+    EndReason,
+    LearnedFact,
+    Phase,
+    SpyTrapPrompt,
+    SpyTrapView,
+    WrongGuess,
+)
 
-GAME_KEY = "spytrap"
+GAME_KEY: Final = "spytrap"
 
 
 class SpyTrapTable:
@@ -62,7 +40,7 @@ class SpyTrapTable:
         self.options = options
         self.seed = seed
         self.round = 1
-        self.phase = "pile"
+        self.phase: Phase = "pile"
         self.identity: list[str] = [""] * players
         self.id_discard: list[str] = []  # ID cards out of play, never shown
         self.pending_id: str | None = None  # an ID card received, waiting for the keep/swap choice
@@ -78,7 +56,7 @@ class SpyTrapTable:
         self.home: list[list[list[str]]] = [[] for _ in range(players)]  # [card, from]
         self.opener = 0
         self.to_bid: int | None = None
-        self.bids: list[int | str | None] = [None] * players
+        self.bids: list[int | Literal["pass"] | None] = [None] * players
         self.high_bid = 0
         self.high_bidder: int | None = None
         self.passes_in_row = 0
@@ -86,14 +64,14 @@ class SpyTrapTable:
         self.drawer: int | None = None
         self.draw_bid = 0
         self.draws_left = 0
-        self.drawn: list[JSON] = []
+        self.drawn: list[DrawnCard] = []
         self.last_winner: int | None = None
-        self.prompt: JSON | None = None
+        self.prompt: SpyTrapPrompt | None = None
         self.challenge: JSON | None = None  # {"drawer", "country", "queue": [seats still to guess]}
-        self.learned: list[list[JSON]] = [[] for _ in range(players)]
-        self.wrong_guesses: list[JSON] = []
+        self.learned: list[list[LearnedFact]] = [[] for _ in range(players)]
+        self.wrong_guesses: list[WrongGuess] = []
         self.winner: int | None = None
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.reshuffles = 0
         self.defaults_used = 0  # numbers the RNG labels of seeded timer defaults
         self.opening_events: list[Event] = []
@@ -144,7 +122,7 @@ class SpyTrapTable:
 
     # -- end of the game -------------------------------------------------------------------------
 
-    def _game_over(self, reason: str, winner: int | None, events: list[Event]) -> None:
+    def _game_over(self, reason: EndReason, winner: int | None, events: list[Event]) -> None:
         self.phase = "over"
         self.winner = winner
         self.end_reason = reason
@@ -206,9 +184,9 @@ class SpyTrapTable:
 
     # -- what players see ---------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
+    def view(self, seat: int | None) -> SpyTrapView:
         over = self.phase == "over"
-        data: JSON = {
+        data: SpyTrapView = {
             "game": GAME_KEY,
             "seat": seat,
             "players": self.players,
@@ -233,15 +211,15 @@ class SpyTrapTable:
             "drawer": self.drawer,
             "draw_bid": self.draw_bid,
             "draws_left": self.draws_left,
-            "drawn": [dict(d) for d in self.drawn],
+            "drawn": [d.copy() for d in self.drawn],
             "home": [
-                [{"card": card, "country": country_of(card), "from": source} for card, source in h]
+                [{"card": card, "country": file_country(card), "from": source} for card, source in h]
                 for h in self.home
             ],
             "tallies": [self._tallies(s) for s in range(self.players)],
             "prompt": self._public_prompt(),
             "waiting": self.waiting(),
-            "wrong_guesses": [dict(g) for g in self.wrong_guesses],
+            "wrong_guesses": [g.copy() for g in self.wrong_guesses],
             "winner": self.winner,
             "end_reason": self.end_reason,
         }
@@ -257,12 +235,12 @@ class SpyTrapTable:
                 and self.prompt["kind"] in ("keep", "swap")
             )
             data["received_id"] = self.pending_id if choosing else None
-            data["learned"] = [dict(f) for f in self.learned[seat]]
+            data["learned"] = [f.copy() for f in self.learned[seat]]
             data["legal_hint"] = self._hint(seat)
         return data
 
-    def _tallies(self, seat: int) -> JSON:
-        out: JSON = {}
+    def _tallies(self, seat: int) -> dict[str, CountryTally]:
+        out: dict[str, CountryTally] = {}
         for card, source in self.home[seat]:
             country = country_of(card)
             assert country is not None
@@ -271,14 +249,9 @@ class SpyTrapTable:
             entry["counting"] += int(source != "own")
         return out
 
-    def _public_prompt(self) -> JSON | None:
-        if self.prompt is None:
-            return None
-        prompt = dict(self.prompt)
-        for key in ("choices", "targets", "still_to_guess"):
-            if key in prompt:
-                prompt[key] = list(prompt[key])
-        return prompt
+    def _public_prompt(self) -> SpyTrapPrompt | None:
+        # A copy, its lists included, so a view or the JSON never shares a list with the state.
+        return None if self.prompt is None else copy.deepcopy(self.prompt)
 
     def _hint(self, seat: int) -> str | None:
         if self.phase == "over" or not self.active[seat] or seat not in self.waiting():
@@ -374,14 +347,11 @@ class SpyTrapTable:
         state.used = list(data["used"])
         state.home = [[list(e) for e in h] for h in data["home"]]
         state.bids = list(data["bids"])
-        state.drawn = [dict(d) for d in data["drawn"]]
-        prompt = data["prompt"]
-        state.prompt = (
-            None if prompt is None else {k: list(v) if isinstance(v, list) else v for k, v in prompt.items()}
-        )
+        state.drawn = [d.copy() for d in data["drawn"]]
+        state.prompt = copy.deepcopy(data["prompt"])  # None, or a prompt with its lists copied
         challenge = data["challenge"]
         state.challenge = None if challenge is None else {**challenge, "queue": list(challenge["queue"])}
-        state.learned = [[dict(f) for f in facts] for facts in data["learned"]]
-        state.wrong_guesses = [dict(g) for g in data["wrong_guesses"]]
+        state.learned = [[f.copy() for f in facts] for facts in data["learned"]]
+        state.wrong_guesses = [g.copy() for g in data["wrong_guesses"]]
         state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
         return state
