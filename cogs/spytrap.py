@@ -20,7 +20,8 @@ from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.words import plural, seat_names
 from rules.base import Event
-from rules.spytrap import COUNTRIES, SpyTrap, card_name, card_type, country_of
+from rules.spytrap import COUNTRIES, SpyTrap, SpyTrapState, card_name, card_type, country_of
+from rules.spytrap.views import CountryTally, SpyTrapPrompt, SpyTrapView
 
 GAME = SpyTrap()
 FLAGS = {
@@ -52,15 +53,21 @@ def card_label(card: str) -> str:
     return f"{TYPE_EMOJI[card_type(card)]} {card_name(card)}"
 
 
+def _state(table: Table) -> SpyTrapState:
+    """The table's engine state, typed, so its views are SpyTrapViews (a Spy Trap table holds one)."""
+    assert isinstance(table.state, SpyTrapState)
+    return table.state
+
+
 def _names(table: Table, text: str) -> str:
     """Engine texts say "seat 3"; people want names."""
     return seat_names(table, text)
 
 
-def _home_line(view: dict[str, Any], seat: int) -> str:
+def _home_line(view: SpyTrapView, seat: int) -> str:
     """ "🇫🇷×3 (1 from own pile) 🇩🇪×1": Files drawn from your own pile do not count toward the
     ordinary win, so the line says how many of each country came from there."""
-    tallies: dict[str, dict[str, int]] = view["tallies"][seat]
+    tallies: dict[str, CountryTally] = view["tallies"][seat]
     parts = []
     for country in COUNTRIES:
         tally = tallies.get(country)
@@ -76,7 +83,7 @@ def _home_line(view: dict[str, Any], seat: int) -> str:
     return " ".join(parts) or "no Files yet"
 
 
-def _turn(view: dict[str, Any]) -> Turn | None:
+def _turn(view: SpyTrapView) -> Turn | None:
     """The one person the table waits on for a bid, a decision or their draws, if any."""
     if view["phase"] == "bid" and view["to_bid"] is not None:
         return ("bid", view["to_bid"])
@@ -101,8 +108,7 @@ class SpyTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # Next round the same card codes can be back in hand: a Build never carries over.
-        assert table.state is not None
-        return table.state.view(None)["round"]
+        return _state(table).view(None)["round"]
 
     def __init__(self) -> None:
         # Table id -> whose turn the table waited on after the last change, so a person is pinged
@@ -118,8 +124,7 @@ class SpyTrapUI:
     # --- public table --------------------------------------------------------------------------
 
     def table_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         over = view["phase"] == "over"
         embed = discord.Embed(
             title=f"Spy Trap — round {view['round']}" + (" — game over" if over else ""),
@@ -148,7 +153,7 @@ class SpyTrapUI:
         embed.set_footer(text=footer[:2048])
         return embed
 
-    def _status(self, table: Table, view: dict[str, Any]) -> str:
+    def _status(self, table: Table, view: SpyTrapView) -> str:
         phase = view["phase"]
         if phase == "over":
             return "The game is over."
@@ -178,8 +183,7 @@ class SpyTrapUI:
         return ""
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         items: list[discord.ui.Item[Any]] = []
         if view["prompt"] is not None:
             return items
@@ -211,8 +215,7 @@ class SpyTrapUI:
     def announcements(self, table: Table, events: list[Event]) -> list[str]:
         """One ping to the person whose bid, decision or draw the table now waits on, when it
         becomes their turn; none while it stays theirs, none for computers."""
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         turn = _turn(view)
         last = self._turns.get(table.id)
         self._turns[table.id] = turn
@@ -228,7 +231,7 @@ class SpyTrapUI:
             return []
         return [f"<@{info.user_id}>, {self._turn_text(table, view, kind)}"]
 
-    def _turn_text(self, table: Table, view: dict[str, Any], kind: str) -> str:
+    def _turn_text(self, table: Table, view: SpyTrapView, kind: str) -> str:
         if kind == "bid":
             low, high = view["min_bid"], view["max_bid"]
             if view["high_bidder"] is None:
@@ -241,33 +244,34 @@ class SpyTrapUI:
             cards = plural(view["draws_left"], "card")
             return f"you won the bidding at Spy Trap: draw {cards}, one at a time, from the piles."
         prompt = view["prompt"]
+        assert prompt is not None  # a "decide" turn is the prompt's seat's
         return f"your decision at Spy Trap: {self._decision(table, prompt)} Open **{self.hand_label}**."
 
     @staticmethod
-    def _decision(table: Table, prompt: dict[str, Any]) -> str:
+    def _decision(table: Table, prompt: SpyTrapPrompt) -> str:
         name = table.name
-        kind = prompt["kind"]
-        if kind == "steal":
+        # Each test names prompt["kind"] itself, so the type checker knows which prompt it is.
+        if prompt["kind"] == "steal":
             return f"your Evil Agent was drawn — you may steal a File from {name(prompt['drawer'])}."
-        if kind == "guess":
+        if prompt["kind"] == "guess":
             return f"your trap was sprung — you may guess {name(prompt['drawer'])}'s identity."
-        if kind == "immunity":
+        if prompt["kind"] == "immunity":
             return (
                 f"{name(prompt['guesser'])} guesses you are {prompt['guess']} — answer, or play your "
                 "Immunity card."
             )
-        if kind == "own_guess":
+        if prompt["kind"] == "own_guess":
             return "your own trap was sprung — you must guess another spy's identity."
-        if kind == "keep":
+        if prompt["kind"] == "keep":
             return f"you put {name(prompt['eliminated'])} out — choose which identity to keep."
-        if kind == "challenge":
+        if prompt["kind"] == "challenge":
             return f"you may challenge {name(prompt['drawer'])}'s identity, or let it go."
         return f"you may swap identities with {name(prompt['eliminated'])}, whom you put out."
 
     def final_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
-        result = table.state.result()
+        state = _state(table)
+        view = state.view(None)
+        result = state.result()
         assert result is not None
         winner = view.get("winner")
         reason = {
@@ -304,9 +308,9 @@ class SpyTrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
-        legal = table.state.legal_actions(seat)
+        state = _state(table)
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
         identity = view["identity"]
         embed = discord.Embed(
             title=f"You are the {identity} spy {FLAGS.get(identity, '')}",
@@ -325,8 +329,9 @@ class SpyTrapUI:
         for fact in view.get("learned") or []:
             lines.append(f"You know {table.name(fact['seat'])} was the {fact['country']} spy.")
         lines.append(f"**Your home area:** {_home_line(view, seat)}")
-        if view.get("legal_hint"):
-            lines.append(f"\n👉 {_names(table, view['legal_hint'])}")
+        hint = view.get("legal_hint")
+        if hint:
+            lines.append(f"\n👉 {_names(table, hint)}")
         if note:
             lines.append(f"\n⚠️ {_names(table, note)}")
         embed.description = "\n".join(lines)[:4096]
@@ -334,7 +339,7 @@ class SpyTrapUI:
         return embed, self._controls(table, seat, view, legal, nav)
 
     def _controls(
-        self, table: Table, seat: int, view: dict[str, Any], legal: list[str], nav: str | None
+        self, table: Table, seat: int, view: SpyTrapView, legal: list[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
         v = table.version
         items: list[discord.ui.Item[Any]] = []
@@ -395,17 +400,17 @@ class SpyTrapUI:
     def _describe(self, table: Table, action: str) -> str:
         if action.startswith("steal-"):
             return f"Steal the {card_label(action[6:])}"
-        assert table.state is not None
+        state = _state(table)
         if action.startswith("draw-"):
             # The panel is redrawn in answer to each click, so its counts are always current.
             pile = int(action[5:])
-            size = table.state.view(None)["pile_sizes"][pile]
+            size = state.view(None)["pile_sizes"][pile]
             return f"Draw from {table.name(pile)}'s pile ({plural(size, 'card')})"
-        text = _names(table, table.state.describe(action))
+        text = _names(table, state.describe(action))
         return text[:1].upper() + text[1:]
 
     def _pile_builder(
-        self, table: Table, view: dict[str, Any], piles: list[str], nav: str | None
+        self, table: Table, view: SpyTrapView, piles: list[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
         """Pick the pile's cards one at a time, top first: panel-only steps, then one action."""
         v = table.version

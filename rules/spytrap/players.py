@@ -10,10 +10,19 @@ and guesses identities from what each spy steals and keeps.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal
 
-from rules.base import JSON, Action
-from rules.spytrap import COUNTRIES, FILES_TO_WIN, card_type, country_of
+from rules.base import Action
+from rules.spytrap.cards import COUNTRIES, FILES_TO_WIN, card_type, country_of
+from rules.spytrap.views import (
+    ChallengePrompt,
+    KeepPrompt,
+    OwnGuessPrompt,
+    SpyTrapPrompt,
+    SpyTrapView,
+    StealPrompt,
+    SwapPrompt,
+)
 
 REACTION: dict[str, dict[str, tuple[float, float]]] = {
     "casual": {"pile": (5.0, 12.0), "bid": (2.0, 5.0), "draw": (2.0, 4.5), "prompt": (2.5, 6.0)},
@@ -21,12 +30,19 @@ REACTION: dict[str, dict[str, tuple[float, float]]] = {
 }
 
 
-def tally(view: JSON, seat: int, country: str, key: str = "counting") -> int:
+def my_seat(view: SpyTrapView) -> int:
+    """The seat this player sits in: a computer player is only ever shown a seat's view."""
+    seat = view["seat"]
+    assert seat is not None, "a computer player decides from a seat's view, not a spectator's"
+    return seat
+
+
+def tally(view: SpyTrapView, seat: int, country: str, key: Literal["all", "counting"] = "counting") -> int:
     entry = view["tallies"][seat].get(country)
     return 0 if entry is None else int(entry[key])
 
 
-def candidates(view: JSON, seat: int) -> list[str]:
+def candidates(view: SpyTrapView, seat: int) -> list[str]:
     """Countries ``seat`` may still be, from what this viewer knows."""
     ruled_out = {view["identity"]}
     ruled_out |= {g["country"] for g in view["wrong_guesses"] if g["seat"] == seat}
@@ -36,7 +52,7 @@ def candidates(view: JSON, seat: int) -> list[str]:
     return left or [c for c in COUNTRIES if c != view["identity"]]
 
 
-def suspicion(view: JSON, seat: int, country: str) -> float:
+def suspicion(view: SpyTrapView, seat: int, country: str) -> float:
     """How strongly a spy's home area suggests ``country``: stolen Files were chosen, so they say most."""
     score = 0.0
     for entry in view["home"][seat]:
@@ -46,7 +62,7 @@ def suspicion(view: JSON, seat: int, country: str) -> float:
     return score
 
 
-def best_guess(view: JSON, seat: int, rng: random.Random) -> tuple[str, float]:
+def best_guess(view: SpyTrapView, seat: int, rng: random.Random) -> tuple[str, float]:
     """The likeliest country for ``seat`` and a rough confidence in it."""
     options = candidates(view, seat)
     scores = {c: suspicion(view, seat, c) + rng.random() * 0.1 for c in options}
@@ -65,7 +81,7 @@ class SpyTrapPlayer:
             raise ValueError("A computer player's speed multiplier must be positive.")
         self.speed = speed
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         prompt = view.get("prompt")
@@ -81,53 +97,55 @@ class SpyTrapPlayer:
 
     # -- decisions, overridden by the levels ---------------------------------------------------------
 
-    def build_pile(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def build_pile(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
-    def bid(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def bid(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         return legal[0]
 
-    def draw(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def draw(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
-    def answer(self, view: JSON, prompt: JSON, legal: list[Action], rng: random.Random) -> Action:
-        kind = prompt["kind"]
-        if kind == "immunity":
+    def answer(
+        self, view: SpyTrapView, prompt: SpyTrapPrompt, legal: list[Action], rng: random.Random
+    ) -> Action:
+        if prompt["kind"] == "immunity":
             return "immunity" if prompt["guess"] == view["identity"] else "noimmunity"
-        if kind in ("keep", "swap"):
+        if prompt["kind"] == "keep" or prompt["kind"] == "swap":
             return self.keep(view, prompt, rng)
-        if kind == "steal":
+        if prompt["kind"] == "steal":
             return self.steal(view, prompt, rng)
-        if kind == "guess":
+        if prompt["kind"] == "guess":
             country, _ = best_guess(view, prompt["drawer"], rng)
             return f"guess-{country}"
-        if kind == "own_guess":
+        if prompt["kind"] == "own_guess":
             return self.forced_guess(view, prompt, rng)
         return self.challenge(view, prompt, rng)
 
-    def steal(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def steal(self, view: SpyTrapView, prompt: StealPrompt, rng: random.Random) -> Action:
         mine = [c for c in prompt["choices"] if country_of(c) == view["identity"]]
         return f"steal-{mine[0]}" if mine else f"steal-{rng.choice(prompt['choices'])}"
 
-    def forced_guess(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def forced_guess(self, view: SpyTrapView, prompt: OwnGuessPrompt, rng: random.Random) -> Action:
         target = rng.choice(prompt["targets"])
         return f"guess-{target}-{rng.choice(candidates(view, target))}"
 
-    def keep(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def keep(self, view: SpyTrapView, prompt: KeepPrompt | SwapPrompt, rng: random.Random) -> Action:
         new = view.get("received_id")
-        take = new is not None and tally(view, view["seat"], new) > tally(
-            view, view["seat"], view["identity"]
+        take = new is not None and tally(view, my_seat(view), new) > tally(
+            view, my_seat(view), view["identity"]
         )
         if prompt["kind"] == "swap":
             return "swap" if take else "noswap"
         return "keep-new" if take else "keep-own"
 
-    def challenge(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def challenge(self, view: SpyTrapView, prompt: ChallengePrompt, rng: random.Random) -> Action:
         return "nochallenge"
 
     # -- timing -----------------------------------------------------------------------------------------
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: SpyTrapView, action: Action, rng: random.Random) -> float:
+        timer: str
         if view["phase"] in ("pile", "bid"):
             timer = view["phase"]
         else:
@@ -141,7 +159,7 @@ class CasualPlayer(SpyTrapPlayer):
 
     level = "casual"
 
-    def build_pile(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def build_pile(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         hand: list[str] = view["hand"]
         size = len(legal[0].split("-")) - 1
         cards = rng.sample(hand, size)
@@ -151,33 +169,35 @@ class CasualPlayer(SpyTrapPlayer):
             cards.insert(0, traps[0])
         return "pile-" + "-".join(cards)
 
-    def bid(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def bid(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         wanted = rng.randint(1, 3)
         if view["min_bid"] <= wanted and f"bid-{view['min_bid']}" in legal:
             return f"bid-{view['min_bid']}"
         return "pass" if "pass" in legal else legal[0]
 
-    def draw(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def draw(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         own = f"draw-{view['seat']}"
         pile = view["my_pile"]
         if own in legal and len(legal) > 1 and pile and card_type(pile[0]) == "trap":
             return rng.choice([a for a in legal if a != own])
         return rng.choice(legal)
 
-    def steal(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def steal(self, view: SpyTrapView, prompt: StealPrompt, rng: random.Random) -> Action:
         mine = [c for c in prompt["choices"] if country_of(c) == view["identity"]]
         if mine:
             return f"steal-{mine[0]}"
         return f"steal-{rng.choice(prompt['choices'])}" if rng.random() < 0.6 else "nosteal"
 
-    def answer(self, view: JSON, prompt: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def answer(
+        self, view: SpyTrapView, prompt: SpyTrapPrompt, legal: list[Action], rng: random.Random
+    ) -> Action:
         if prompt["kind"] == "guess":
             return f"guess-{rng.choice(candidates(view, prompt['drawer']))}"
         if prompt["kind"] == "immunity" and prompt["guess"] != view["identity"] and rng.random() < 0.15:
             return "immunity"  # a nervous spy plays it anyway now and then
         return super().answer(view, prompt, legal, rng)
 
-    def challenge(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def challenge(self, view: SpyTrapView, prompt: ChallengePrompt, rng: random.Random) -> Action:
         options = candidates(view, prompt["drawer"])
         if prompt["country"] in options and (len(options) == 1 or rng.random() < 0.2):
             return f"challenge-{prompt['country']}"
@@ -189,7 +209,7 @@ class SharpPlayer(SpyTrapPlayer):
 
     level = "sharp"
 
-    def build_pile(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
+    def build_pile(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
         hand: list[str] = view["hand"]
         size = len(legal[0].split("-")) - 1
         me = view["identity"]
@@ -211,7 +231,7 @@ class SharpPlayer(SpyTrapPlayer):
             country = country_of(card)
             # Files of our own country help only if we draw them back ourselves (a challenge).
             if country == me:
-                return 1.5 if tally(view, view["seat"], me, "all") >= 2 else 0.5
+                return 1.5 if tally(view, my_seat(view), me, "all") >= 2 else 0.5
             return -1.0 if country in danger else 1.0
 
         ranked = sorted(hand, key=lambda c: (score(c), rng.random()), reverse=True)[:size]
@@ -219,8 +239,8 @@ class SharpPlayer(SpyTrapPlayer):
         ranked.sort(key=lambda c: {"trap": 0, "agent": 1, "file": 2}[card_type(c)])
         return "pile-" + "-".join(ranked)
 
-    def bid(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
-        seat = view["seat"]
+    def bid(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
+        seat = my_seat(view)
         me = view["identity"]
         pile: list[str] = view["my_pile"]
         safe = 0
@@ -234,8 +254,8 @@ class SharpPlayer(SpyTrapPlayer):
             return f"bid-{view['min_bid']}"
         return "pass" if "pass" in legal else legal[0]
 
-    def draw(self, view: JSON, legal: list[Action], rng: random.Random) -> Action:
-        seat = view["seat"]
+    def draw(self, view: SpyTrapView, legal: list[Action], rng: random.Random) -> Action:
+        seat = my_seat(view)
         inert = [a for a in legal if not view["active"][int(a.split("-")[1])]]
         if inert:
             return inert[0]
@@ -253,7 +273,7 @@ class SharpPlayer(SpyTrapPlayer):
         fresh = [a for a in others if view["pile_sizes"][int(a.split("-")[1])] < deepest]
         return rng.choice(fresh or others)
 
-    def steal(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def steal(self, view: SpyTrapView, prompt: StealPrompt, rng: random.Random) -> Action:
         choices: list[str] = prompt["choices"]
         mine = [c for c in choices if country_of(c) == view["identity"]]
         if mine:
@@ -262,7 +282,7 @@ class SharpPlayer(SpyTrapPlayer):
         denied = [c for c in choices if country_of(c) == suspect]
         return f"steal-{(denied or choices)[0]}"
 
-    def forced_guess(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def forced_guess(self, view: SpyTrapView, prompt: OwnGuessPrompt, rng: random.Random) -> Action:
         best: tuple[float, int, str] | None = None
         for target in prompt["targets"]:
             country, confidence = best_guess(view, target, rng)
@@ -271,8 +291,8 @@ class SharpPlayer(SpyTrapPlayer):
         assert best is not None
         return f"guess-{best[1]}-{best[2]}"
 
-    def keep(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
-        seat = view["seat"]
+    def keep(self, view: SpyTrapView, prompt: KeepPrompt | SwapPrompt, rng: random.Random) -> Action:
+        seat = my_seat(view)
         new = view.get("received_id")
         own = view["identity"]
         take = False
@@ -288,7 +308,7 @@ class SharpPlayer(SpyTrapPlayer):
             return "swap" if take else "noswap"
         return "keep-new" if take else "keep-own"
 
-    def challenge(self, view: JSON, prompt: JSON, rng: random.Random) -> Action:
+    def challenge(self, view: SpyTrapView, prompt: ChallengePrompt, rng: random.Random) -> Action:
         drawer = prompt["drawer"]
         options = candidates(view, drawer)
         if len(options) == 1:
