@@ -94,7 +94,7 @@ def _state(table: Table) -> TrapState:
 
 
 def _board_png(view: TrapView) -> bytes:
-    # cogs/trap_board.py takes the view as the plain dict it is at run time; the cast can go
+    # cogs/drawings/trap_board.py takes the view as the plain dict it is at run time; the cast can go
     # once render_board takes a TrapView. render_board is looked up here at each call (a test
     # watches it through this module's globals).
     return render_board(cast("dict[str, Any]", view))

@@ -25,7 +25,10 @@ class ReplayOutcome:
 def start_state(data: JSON) -> State[Any]:
     game = get_game(data["game"])
     options = game.parse_options(data.get("options") or {})
-    return game.new_game(int(data["players"]), options, int(data.get("seed", 0)), data.get("deal"))
+    state: State[Any] = game.new_game(
+        int(data["players"]), options, int(data.get("seed", 0)), data.get("deal")
+    )
+    return state
 
 
 def replay(data: JSON) -> ReplayOutcome:

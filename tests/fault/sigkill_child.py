@@ -57,9 +57,7 @@ def watch_commits() -> None:
             say(f"BEGIN {kw['version']}")
         await commit(self, game_id, **kw)
 
-    async def recorded_act(
-        self: Spine, table: Any, seat: int | None, action: str, actor: int | None
-    ) -> Any:
+    async def recorded_act(self: Spine, table: Any, seat: int | None, action: str, actor: int | None) -> Any:
         events = await act(self, table, seat, action, actor)
         if actor is not None:
             applied[actor] = (table.version, action)
