@@ -8,7 +8,7 @@ import random
 from typing import Any, ClassVar
 
 from rules.base import JSON, Action
-from rules.zaptrap import GESTURES, SPECIAL_RE, species_shown
+from rules.zaptrap.cards import GESTURES, SPECIAL_RE, species_shown
 
 SIGNAL_REPEAT = 8  # public events before a player holding a set repeats its real signal
 TRAP_PATIENCE = 6  # public events a sharp player waits, after a telling gesture, before a TRAP
