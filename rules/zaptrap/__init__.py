@@ -6,6 +6,7 @@ The package, part by part:
 - ``actions.py``  the action notation ("S3a-7c", "gesture-wink", "ZAP-2", …) and how it is read
 - ``scoring.py``  what a ZAP or TRAP scores and who gets it; the final places
 - ``state.py``    the rules: one game in progress, its rounds, deals, swaps, calls, view and JSON
+- ``views.py``    what a seat may see: ``view(seat)`` as TypedDicts
 - ``players.py``  the computer players, deciding from their view only
 - ``FORMATS.md``  the options, actions and a scenario's fixed ``deal`` as files write them
 This module is the game's entry in the registry (``ZapOrTrap``): new games (with a scenario's
@@ -32,6 +33,7 @@ from rules.zaptrap.cards import (
 from rules.zaptrap.options import ZapTrapOptions, options_to_json, parse_options
 from rules.zaptrap.players import make_player
 from rules.zaptrap.state import KEY, ZapTrapState
+from rules.zaptrap.views import ZapTrapView
 
 # What other code imports from ``rules.zaptrap``; each part's own module has the rest.
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "ZapOrTrap",
     "ZapTrapOptions",
     "ZapTrapState",
+    "ZapTrapView",
     "best_set",
     "card_name",
     "is_card_code",
@@ -97,7 +100,7 @@ class ZapOrTrap(Game[ZapTrapState]):
     def from_json(self, data: JSON) -> ZapTrapState:
         return ZapTrapState.from_json(data)
 
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[ZapTrapView]:
         return make_player(level, **settings)
 
     def rules_text(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from rules.base import JSON
+from rules.zaptrap.views import SetView
 
 TABLE_SIZE = 4
 SET_SIZE = 4
@@ -128,7 +128,7 @@ def copy_codes(base: str, copies: int) -> list[str]:
     return [f"{base}{COPY_LETTERS[i]}" for i in range(copies)]
 
 
-def best_set(hand: list[str], species_count: int) -> JSON | None:
+def best_set(hand: list[str], species_count: int) -> SetView | None:
     """The set this hand counts: the species shown by most of its cards (a double counts toward
     either of its species, once), if at least 4. A hand of up to 7 cards can hold only one set, so
     the best assignment is simply the best species; ties go to the lower species number."""

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.base import JSON, Placement, Result
+from rules.base import Placement, Result
 from rules.words import plural
 from rules.zaptrap.cards import BE_FREE, DANGEROUS_MISSION, FIVE_SET, SPECIAL_NAMES, ZIP_ZAP, special_kind
+from rules.zaptrap.views import SetView
 
 WRONG_TARGET_PENALTY = 2
 DANGEROUS_MISSION_BONUS = 2
@@ -41,7 +42,7 @@ class CallScore:
 def score_call(
     call: str,
     hand: list[str],
-    found: JSON | None,
+    found: SetView | None,
     caller_hand: list[str],
     *,
     team_game: bool,

@@ -15,6 +15,7 @@ deck_count, reshuffled, seq}, "void_round" {round}, "call" (the view's call dict
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from rules.base import JSON, Action, Event, IllegalAction, QuietAction, Result, State
 from rules.words import plural
@@ -30,12 +31,13 @@ from rules.zaptrap.cards import (
 )
 from rules.zaptrap.options import ZapTrapOptions, options_to_json, parse_options
 from rules.zaptrap.scoring import final_result, score_call
+from rules.zaptrap.views import CallView, GestureView, Phase, SetView, SignalRound, SwapView, ZapTrapView
 
 KEY = "zaptrap"  # the game's key: in custom_ids, the database, views and the stored state
 RECENT = 20  # how many recent gestures and swaps a view carries
 
 
-class ZapTrapState(State):
+class ZapTrapState(State[ZapTrapView]):
     def __init__(self, players: int, options: ZapTrapOptions, seed: int) -> None:
         self.players = players
         self.options = options
@@ -43,7 +45,7 @@ class ZapTrapState(State):
         self.team_game = players in (4, 6)
         self.units = players // 2 if self.team_game else players
         self.round = 1
-        self.phase = "signals"
+        self.phase: Phase = "signals"
         self.dealer = 0
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.table: list[str] = []
@@ -53,14 +55,14 @@ class ZapTrapState(State):
         self.shown: list[str] = []  # every card face up on the table this round
         self.seq = 0
         self.lulls = 0
-        self.gestures: list[JSON] = []
-        self.swaps: list[JSON] = []
+        self.gestures: list[GestureView] = []
+        self.swaps: list[SwapView] = []
         self.deals: list[int] = []
         self.choices: list[str | None] = [None] * self.units
         self.last_signals: list[str | None] = [None] * self.units
-        self.signal_history: list[JSON] = []
+        self.signal_history: list[SignalRound] = []
         self.scores = [0] * self.units
-        self.call: JSON | None = None
+        self.call: CallView | None = None
         self.void = False
         self.winners: list[int] = []
         self.team_win = False
@@ -99,7 +101,7 @@ class ZapTrapState(State):
     def name(self, code: str) -> str:
         return card_name(code, self.options.preset, int(self.options.species or 0))
 
-    def set_of(self, hand: list[str]) -> JSON | None:
+    def set_of(self, hand: list[str]) -> SetView | None:
         return best_set(hand, int(self.options.species or 0))
 
     def _rng(self, label: str) -> random.Random:
@@ -527,21 +529,21 @@ class ZapTrapState(State):
                     "winners": list(self.winners),
                     "scores": list(self.scores),
                     "team_win": self.team_win,
-                    "signals": [dict(h, signals=list(h["signals"])) for h in self.signal_history],
+                    "signals": [_copy_round(h) for h in self.signal_history],
                 },
             )
         )
 
     # -- what players see ---------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
-        data: JSON = {
+    def view(self, seat: int | None) -> ZapTrapView:
+        data: ZapTrapView = {
             "game": KEY,
             "seat": seat,
             "players": self.players,
             "preset": self.options.preset,
-            "species": self.options.species,
-            "hand_size": self.options.hand_size,
+            "species": int(self.options.species or 0),
+            "hand_size": int(self.options.hand_size or 0),
             "target": self.options.target,
             "team_game": self.team_game,
             "team_of": [self.unit_of(s) for s in range(self.players)],
@@ -557,8 +559,8 @@ class ZapTrapState(State):
             "cleared": list(self.cleared),
             "hand_counts": [len(h) for h in self.hands],
             "seq": self.seq,
-            "gestures": [dict(g) for g in self.gestures[-RECENT:]],
-            "swaps": [dict(s) for s in self.swaps[-RECENT:]],
+            "gestures": [g.copy() for g in self.gestures[-RECENT:]],
+            "swaps": [s.copy() for s in self.swaps[-RECENT:]],
             "deals": list(self.deals),
             "palette": dict(GESTURES),
             "call": None if self.call is None else _copy_call(self.call),
@@ -567,7 +569,7 @@ class ZapTrapState(State):
             "team_win": self.team_win,
         }
         if self.phase == "over":
-            data["signal_history"] = [dict(h, signals=list(h["signals"])) for h in self.signal_history]
+            data["signal_history"] = [_copy_round(h) for h in self.signal_history]
         if seat is not None:
             unit = self.unit_of(seat)
             watched = self.watch_seat(seat)
@@ -646,7 +648,7 @@ class ZapTrapState(State):
             "deals": list(self.deals),
             "choices": list(self.choices),
             "last_signals": list(self.last_signals),
-            "signal_history": [dict(h, signals=list(h["signals"])) for h in self.signal_history],
+            "signal_history": [_copy_round(h) for h in self.signal_history],
             "scores": list(self.scores),
             "call": None if self.call is None else _copy_call(self.call),
             "void": self.void,
@@ -672,12 +674,13 @@ class ZapTrapState(State):
         state.shown = list(data["shown"])
         state.seq = data["seq"]
         state.lulls = data["lulls"]
-        state.gestures = [dict(g) for g in data["gestures"]]
-        state.swaps = [dict(s) for s in data["swaps"]]
+        # Stored JSON is trusted to have the shapes it was written with (to_json above).
+        state.gestures = cast(list[GestureView], [dict(g) for g in data["gestures"]])
+        state.swaps = cast(list[SwapView], [dict(s) for s in data["swaps"]])
         state.deals = list(data["deals"])
         state.choices = list(data["choices"])
         state.last_signals = list(data["last_signals"])
-        state.signal_history = [dict(h, signals=list(h["signals"])) for h in data["signal_history"]]
+        state.signal_history = [_copy_round(h) for h in data["signal_history"]]
         state.scores = list(data["scores"])
         state.call = None if data["call"] is None else _copy_call(data["call"])
         state.void = data["void"]
@@ -688,10 +691,25 @@ class ZapTrapState(State):
         return state
 
 
-def _copy_call(call: JSON) -> JSON:
-    copied = dict(call)
-    for key in ("hand", "lines", "scorers", "points"):
-        copied[key] = list(call[key])
-    if call["set"] is not None:
-        copied["set"] = dict(call["set"], cards=list(call["set"]["cards"]))
+def _copy_call(call: CallView) -> CallView:
+    copied = call.copy()
+    copied["hand"] = list(call["hand"])
+    copied["lines"] = list(call["lines"])
+    copied["scorers"] = list(call["scorers"])
+    copied["points"] = list(call["points"])
+    found = call["set"]
+    if found is not None:
+        copied["set"] = _copy_set(found)
+    return copied
+
+
+def _copy_set(found: SetView) -> SetView:
+    copied = found.copy()
+    copied["cards"] = list(found["cards"])
+    return copied
+
+
+def _copy_round(entry: SignalRound) -> SignalRound:
+    copied = entry.copy()
+    copied["signals"] = list(entry["signals"])
     return copied
