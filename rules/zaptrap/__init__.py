@@ -8,6 +8,7 @@ The package, part by part:
 - ``state.py``    the rules: one game in progress, its rounds, deals, swaps, calls, view and JSON
 - ``views.py``    what a seat may see: ``view(seat)`` as TypedDicts
 - ``players.py``  the computer players, deciding from their view only
+- ``rules.md``    the rules as players read them; ``rulings.md`` the fixed house rulings
 - ``FORMATS.md``  the options, actions and a scenario's fixed ``deal`` as files write them
 This module is the game's entry in the registry (``ZapOrTrap``): new games (with a scenario's
 deal checked here), loading, computer players, the rules text and the house rulings.
@@ -15,9 +16,10 @@ deal checked here), loading, computer players, the rules text and the house ruli
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Game
+from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
 from rules.words import plural
 from rules.zaptrap.actions import parse_action
 from rules.zaptrap.cards import (
@@ -50,6 +52,21 @@ __all__ = [
     "species_name",
     "species_shown",
 ]
+
+_PACKAGE = __package__ or "rules.zaptrap"
+RULES_TEXT = packaged_text(_PACKAGE, "rules.md")
+
+
+def _sections(text: str) -> list[list[str]]:
+    """The ``- `` items under each ``## `` heading, section by section (the text before the first
+    heading is the file's introduction)."""
+    return [markdown_items(part) for part in re.split(r"^## .*$", text, flags=re.MULTILINE)[1:]]
+
+
+# The rulings that hold whatever the options, in four runs; house_rulings() writes the ones that
+# depend on the options (and the palette's size) between them. A fifth or missing heading in
+# rulings.md fails here, at import.
+CARD_RULINGS, CALL_RULINGS, PENALTY_RULINGS, SIGNAL_RULINGS = _sections(packaged_text(_PACKAGE, "rulings.md"))
 
 
 class ZapOrTrap(Game[ZapTrapState]):
@@ -146,45 +163,15 @@ class ZapOrTrap(Game[ZapTrapState]):
         )
         return [
             deck,
-            "The seed text mentions four special cards but names three; we use the three it names, and "
-            "special cards show no alien.",
-            "A double card counts toward either of its species, once; the referee counts your best set "
-            "for you.",
-            "With more than one copy of a special card at the table, every copy counts.",
-            "A hand of five or more matching aliens counts as a five-set (+1).",
-            "The first dealer is chosen at random; after every round the deal passes to the left.",
-            "A swap is one action (give one card, take one table card); the first swap the referee "
-            "receives gets the card and a later swap naming it is refused.",
+            *CARD_RULINGS,
             lull,
-            "When the deck runs out, the cards left are dealt first and then the discards, except the "
-            "four just cleared off the table, are shuffled into a new deck; if that still cannot supply "
-            "four cards the round is void, nobody scores, and the next dealer deals a new round.",
-            "The first call the referee receives ends the round at once: swaps freeze and later calls "
-            "are refused.",
-            "After a call the target's whole hand is shown to everyone; other hands stay secret.",
-            "Team game: ZAP on an opponent and TRAP on your partner are not offered.",
-            "Team game: a failed ZAP gives every other team the failure value.",
-            "Team game: if several teams reach the target together, the higher total wins and equal "
-            "totals share the win.",
-            "Individual game: a correct ZAP on a hand without a set gives every player except the caller "
-            "and the target the failure value; a correct TRAP on a hand without a set gives the target "
-            "alone the failure value.",
+            *CALL_RULINGS,
             wrong,
-            "Wrong-target penalties are a flat 2 points: sets and special cards don't matter.",
-            "Erratum: a TRAP on a five-set while holding Be Free!! Be Free!! is worth 3 points "
-            "(1 + 1 + 1), as the rule says, not the 2 of the seed's worked example.",
+            *PENALTY_RULINGS,
             f"The game is played to {o.target} points (table option).",
             f"Secret signals: a palette of {len(GESTURES)} gestures; before each round every team (or "
             "player) privately picks its real signal, and may change it every round.",
-            "In the individual game your chosen signal is shown only to the player on your left, who "
-            "watches for it.",
-            "If a side has not chosen when the signals timer runs out, it keeps last round's signal "
-            "(a random one in the first round).",
-            "Gestures are public and never checked: the referee never says whether one was a real "
-            "signal; all real signals are revealed when the game ends.",
-            "Rounds start again after a void round with a fresh choice of signals, like any other round.",
-            "With table timers off the signal choice still closes after 3 minutes, the automatic deal "
-            "comes after 60 s of quiet and the next round starts after 60 s, so a table never hangs.",
+            *SIGNAL_RULINGS,
         ]
 
 
@@ -231,57 +218,3 @@ def validate_deal(state: ZapTrapState, deal: JSON) -> list[str] | None:
             f"({state.units}), from: {', '.join(GESTURES)}."
         )
     return list(signals)
-
-
-RULES_TEXT = """\
-# Zap or Trap
-
-**Goal:** collect four matching aliens, tell your partner with a secret signal, and get ZAPped home,
-or catch your opponents holding a set with a TRAP. First to 7 points wins.
-
-## Teams and signals
-With **4 or 6 players** you play in teams of two, partners sitting opposite. With **3 or 5 players**
-everyone plays for themselves, and you signal to the player on your **left** (so you watch the player
-on your right).
-
-Before each round every team (or player) privately picks its **secret signal** from the gesture
-palette (🤔 😉 🥱 🤫 😏 😎 🙄 🤧). During the round anyone may make any gesture at any time, and everyone
-sees it. Only your partner (or your left neighbour) knows which one is real. Bluffing is allowed!
-
-## The cards
-Ten alien species, four cards each, plus ten **double** cards (1+2, 2+3, … 10+1) that count toward
-either of their two species, and three special cards:
-- **Zip Zap, Don't Come Back**: +1 if you hold it when your ZAP succeeds.
-- **Be Free!! Be Free!!**: +1 if you hold it when your TRAP succeeds.
-- **Dangerous Mission**: +2 to whoever scores a call on the hand holding it, even when the call fails.
-
-## A round
-Everyone gets 5 cards and 4 go face up on the table. There are **no turns**: at any time you may swap
-one card from your hand with one on the table. The first swap the referee receives wins the card.
-When the table goes quiet the dealer clears the four cards and deals four more (the referee does it
-for them after a short lull).
-
-A **set** is four cards showing the same alien (five: a five-set, worth a bonus point).
-
-## Calls
-- **ZAP** your partner (or, alone, the player on your right) when you see their real signal.
-- **TRAP** an opponent you think holds a set.
-
-The first call ends the round at once and the target shows their hand.
-- Success: 1 point, +1 for a five-set, +2 for Dangerous Mission in the target's hand, +1 for your
-  Zip Zap (on a ZAP) or Be Free (on a TRAP).
-- Failure: 1 point (+2 with Dangerous Mission) to the other side: on a failed ZAP every other team,
-  on a failed TRAP the target's team.
-
-**3 or 5 players:** a correct ZAP on a set scores for both you and the target; a ZAP without a set
-scores for everyone else; a TRAP on a set scores for you alone, a failed one for the target alone.
-Calling ZAP on anyone but the player on your right, or TRAP on the player on your right, gives every
-other player 2 points. If a successful ZAP takes you or your partner-of-the-moment to 7, you both win
-together at once.
-
-## Winning
-At the end of a round, whoever has 7 or more wins; if several do, the highest total wins, and equal
-totals share. All secret signals are revealed when the game ends.
-
-*Classic Kemps* (a table option): a standard 52-card deck, hands of 4, four of a kind.
-"""
