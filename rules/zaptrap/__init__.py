@@ -3,8 +3,8 @@
 The package, part by part:
 - ``cards.py``    the cards: codes, names, the deck's pieces, the set a hand counts; the gestures
 - ``options.py``  the table options (deck preset and sizes, lull handling, wrong targets, target)
-- ``actions.py``  the action notation ("S3a-7c", "gesture-wink", "ZAP-2", …) and how it is read
-- ``scoring.py``  what a ZAP or TRAP scores and who gets it; the final places
+- ``actions.py``  the action notation ("S3a-7c", "gesture-wink", "ZAP-2", …): read and named
+- ``scoring.py``  what a ZAP or TRAP scores and who gets it, the score lines, the final places
 - ``state.py``    the rules: one game in progress, its rounds, deals, swaps, calls, view and JSON
 - ``views.py``    what a seat may see: ``view(seat)`` as TypedDicts
 - ``players.py``  the computer players, deciding from their view only

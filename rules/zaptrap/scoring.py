@@ -144,3 +144,23 @@ def _side_text(seats: list[int]) -> str:
     if len(seats) == 1:
         return f"seat {seats[0] + 1}"
     return "seats " + " and ".join(str(s + 1) for s in seats)
+
+
+def sides_text(units: list[int], sides: list[list[int]], team_game: bool) -> str:
+    """The units that scored, as the call's text names them ("the team of seats 1 and 3", "seat 2");
+    ``sides`` lists each unit's seats."""
+    if team_game:
+        names = ["the team of seats " + " and ".join(str(s + 1) for s in sides[u]) for u in units]
+    else:
+        names = [f"seat {u + 1}" for u in units]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def scores_text(scores: list[int], sides: list[list[int]], team_game: bool) -> str:
+    """Every unit's score, as the end of a round lists them ("seats 1 & 3: 5, seats 2 & 4: 2")."""
+    if team_game:
+        return ", ".join(
+            "seats " + " & ".join(str(s + 1) for s in sides[u]) + f": {score}"
+            for u, score in enumerate(scores)
+        )
+    return ", ".join(f"seat {u + 1}: {score}" for u, score in enumerate(scores))

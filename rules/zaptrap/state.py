@@ -19,7 +19,7 @@ from typing import cast
 
 from rules.base import JSON, Action, Event, IllegalAction, QuietAction, Result, State
 from rules.words import plural
-from rules.zaptrap.actions import parse_action
+from rules.zaptrap.actions import describe_action, parse_action
 from rules.zaptrap.cards import (
     FIVE_SET,
     GESTURES,
@@ -30,8 +30,18 @@ from rules.zaptrap.cards import (
     species_name,
 )
 from rules.zaptrap.options import ZapTrapOptions, options_to_json, parse_options
-from rules.zaptrap.scoring import final_result, score_call
-from rules.zaptrap.views import CallView, GestureView, Phase, SetView, SignalRound, SwapView, ZapTrapView
+from rules.zaptrap.scoring import final_result, score_call, scores_text, sides_text
+from rules.zaptrap.views import (
+    CallView,
+    GestureView,
+    Phase,
+    SetView,
+    SignalRound,
+    SwapView,
+    ZapTrapView,
+    copy_call,
+    copy_round,
+)
 
 KEY = "zaptrap"  # the game's key: in custom_ids, the database, views and the stored state
 RECENT = 20  # how many recent gestures and swaps a view carries
@@ -493,19 +503,10 @@ class ZapTrapState(State[ZapTrapView]):
         return f"seat {target + 1}"
 
     def _units_text(self, units: list[int]) -> str:
-        if self.team_game:
-            names = ["the team of seats " + " and ".join(str(s + 1) for s in self.seats_of(u)) for u in units]
-        else:
-            names = [f"seat {u + 1}" for u in units]
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return sides_text(units, [self.seats_of(u) for u in range(self.units)], self.team_game)
 
     def _scores_text(self) -> str:
-        if self.team_game:
-            return ", ".join(
-                "seats " + " & ".join(str(s + 1) for s in self.seats_of(u)) + f": {score}"
-                for u, score in enumerate(self.scores)
-            )
-        return ", ".join(f"seat {u + 1}: {score}" for u, score in enumerate(self.scores))
+        return scores_text(self.scores, [self.seats_of(u) for u in range(self.units)], self.team_game)
 
     def _check_win(self, team_win: bool, pair: list[int], events: list[Event]) -> None:
         if team_win:
@@ -529,7 +530,7 @@ class ZapTrapState(State[ZapTrapView]):
                     "winners": list(self.winners),
                     "scores": list(self.scores),
                     "team_win": self.team_win,
-                    "signals": [_copy_round(h) for h in self.signal_history],
+                    "signals": [copy_round(h) for h in self.signal_history],
                 },
             )
         )
@@ -563,13 +564,13 @@ class ZapTrapState(State[ZapTrapView]):
             "swaps": [s.copy() for s in self.swaps[-RECENT:]],
             "deals": list(self.deals),
             "palette": dict(GESTURES),
-            "call": None if self.call is None else _copy_call(self.call),
+            "call": None if self.call is None else copy_call(self.call),
             "void": self.void,
             "winners": list(self.winners),
             "team_win": self.team_win,
         }
         if self.phase == "over":
-            data["signal_history"] = [_copy_round(h) for h in self.signal_history]
+            data["signal_history"] = [copy_round(h) for h in self.signal_history]
         if seat is not None:
             unit = self.unit_of(seat)
             watched = self.watch_seat(seat)
@@ -604,24 +605,7 @@ class ZapTrapState(State[ZapTrapView]):
         return final_result(team_of, self.scores, self.winners, self.team_win, self.team_game)
 
     def describe(self, action: Action) -> str:
-        try:
-            kind, arg = parse_action(action)
-        except IllegalAction:
-            return action
-        if kind == "swap":
-            give, take = arg.split("-")
-            return f"swap your {self.name(give)} for the {self.name(take)}"
-        if kind == "gesture":
-            return f"make {GESTURES[arg]}"
-        if kind == "signal":
-            return f"choose {GESTURES[arg]} as your secret signal"
-        if kind in ("ZAP", "TRAP"):
-            return f"call {kind} on seat {int(arg) + 1}"
-        return {
-            "deal": "clear the table and deal four new cards",
-            "next": "start the next round",
-            "signals": "close the signal choice",
-        }[kind]
+        return describe_action(action, self.name)
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -648,9 +632,9 @@ class ZapTrapState(State[ZapTrapView]):
             "deals": list(self.deals),
             "choices": list(self.choices),
             "last_signals": list(self.last_signals),
-            "signal_history": [_copy_round(h) for h in self.signal_history],
+            "signal_history": [copy_round(h) for h in self.signal_history],
             "scores": list(self.scores),
-            "call": None if self.call is None else _copy_call(self.call),
+            "call": None if self.call is None else copy_call(self.call),
             "void": self.void,
             "winners": list(self.winners),
             "team_win": self.team_win,
@@ -680,36 +664,12 @@ class ZapTrapState(State[ZapTrapView]):
         state.deals = list(data["deals"])
         state.choices = list(data["choices"])
         state.last_signals = list(data["last_signals"])
-        state.signal_history = [_copy_round(h) for h in data["signal_history"]]
+        state.signal_history = [copy_round(h) for h in data["signal_history"]]
         state.scores = list(data["scores"])
-        state.call = None if data["call"] is None else _copy_call(data["call"])
+        state.call = None if data["call"] is None else copy_call(data["call"])
         state.void = data["void"]
         state.winners = list(data["winners"])
         state.team_win = data["team_win"]
         state.pending_deal = data["pending_deal"]
         state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
         return state
-
-
-def _copy_call(call: CallView) -> CallView:
-    copied = call.copy()
-    copied["hand"] = list(call["hand"])
-    copied["lines"] = list(call["lines"])
-    copied["scorers"] = list(call["scorers"])
-    copied["points"] = list(call["points"])
-    found = call["set"]
-    if found is not None:
-        copied["set"] = _copy_set(found)
-    return copied
-
-
-def _copy_set(found: SetView) -> SetView:
-    copied = found.copy()
-    copied["cards"] = list(found["cards"])
-    return copied
-
-
-def _copy_round(entry: SignalRound) -> SignalRound:
-    copied = entry.copy()
-    copied["signals"] = list(entry["signals"])
-    return copied

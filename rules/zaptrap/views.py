@@ -143,3 +143,31 @@ class ZapTrapView(TypedDict):
     watch_signal: NotRequired[str | None]
     signal_to: NotRequired[int]
     can_deal: NotRequired[bool]
+
+
+# Views and to_json() hand out copies that share no list with the state; dict.copy keeps the keys
+# (and their order) exactly as they were, so the JSON form does not change.
+
+
+def copy_call(call: CallView) -> CallView:
+    copied = call.copy()
+    copied["hand"] = list(call["hand"])
+    copied["lines"] = list(call["lines"])
+    copied["scorers"] = list(call["scorers"])
+    copied["points"] = list(call["points"])
+    found = call["set"]
+    if found is not None:
+        copied["set"] = copy_set(found)
+    return copied
+
+
+def copy_set(found: SetView) -> SetView:
+    copied = found.copy()
+    copied["cards"] = list(found["cards"])
+    return copied
+
+
+def copy_round(entry: SignalRound) -> SignalRound:
+    copied = entry.copy()
+    copied["signals"] = list(entry["signals"])
+    return copied
