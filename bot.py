@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from cogs.help import FullRulesButton
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
+from cogs.table.common import NOBODY, escape
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
@@ -136,6 +137,9 @@ class RefereeBot(commands.Bot):
             intents=discord.Intents.default(),
             help_command=None,
             tree_cls=RefereeTree,
+            # Nobody is pinged unless a message names whom it pings (cogs/table/common.py): a
+            # name is input, and "<@id>" or "@everyone" in one must stay a word.
+            allowed_mentions=NOBODY,
             **shards,
         )
         self.settings = settings
@@ -217,7 +221,7 @@ class RefereeBot(commands.Bot):
         """One answer for every slash command that could not run: a forged or out-of-range option,
         a command used outside a server, or a bug (logged, and the person told it failed)."""
         if isinstance(error, app_commands.TransformerError):
-            text = f"The value {error.value!r} isn't valid there, so nothing happened."
+            text = f"The value {escape(repr(error.value)[:100])} isn't valid there, so nothing happened."
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = "That command only works in a server channel."
         elif isinstance(error, app_commands.CheckFailure | app_commands.CommandNotFound):
@@ -227,9 +231,9 @@ class RefereeBot(commands.Bot):
             text = "Something went wrong on my side and nothing changed. Please try again."
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.info("could not answer a failed command")
 

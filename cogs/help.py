@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.buttons import view_of
-from cogs.table.common import reply
+from cogs.table.common import NOBODY, reply
 from rules import GAMES
 
 QUICK_START_LIMIT = 600
@@ -154,8 +154,8 @@ async def show_full_rules(interaction: discord.Interaction[Any], game_key: str) 
         return
     rules, house = rules_embeds(game, interaction)
     try:
-        await interaction.response.send_message(embed=rules, ephemeral=True)
-        await interaction.followup.send(embed=house, ephemeral=True)
+        await interaction.response.send_message(embed=rules, ephemeral=True, allowed_mentions=NOBODY)
+        await interaction.followup.send(embed=house, ephemeral=True, allowed_mentions=NOBODY)
     except discord.HTTPException:
         # Nothing changed anywhere; the person can press again.
         await reply(interaction, "I couldn't show the rules just now. Please press again.")
@@ -190,7 +190,10 @@ async def send_rules(interaction: discord.Interaction[Any], game: Any) -> None:
     """`/<game> rules`: a one-minute quick start, privately; the full rules and the house rulings
     in force are behind its **Full rules** button."""
     await interaction.response.send_message(
-        embed=quick_start_embed(game), view=view_of([FullRulesButton(game.key)]), ephemeral=True
+        embed=quick_start_embed(game),
+        view=view_of([FullRulesButton(game.key)]),
+        ephemeral=True,
+        allowed_mentions=NOBODY,
     )
 
 
@@ -200,7 +203,7 @@ class HelpCog(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot does and how to start a game")
     async def show_help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True, allowed_mentions=NOBODY)
 
 
 async def setup(bot: Any) -> None:

@@ -97,6 +97,7 @@ async def offline_world(
 
 async def welcome(bot: Any, channels: dict[str, Any]) -> None:
     """An empty channel says nothing; tell a first-time visitor what to type."""
+    from cogs.table.common import NOBODY
     from rules import get_game
 
     for key, channel in channels.items():
@@ -106,7 +107,7 @@ async def welcome(bot: Any, channels: dict[str, Any]) -> None:
             f"lobby, add computer players to fill the seats and press **Start**. Act as another friend "
             f"with **Viewing as** at the top; `/{key} rules` explains the game."
         )
-        await bot.get_partial_messageable(channel.id).send(text)
+        await bot.get_partial_messageable(channel.id).send(text, allowed_mentions=NOBODY)
 
 
 async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:

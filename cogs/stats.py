@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.table.common import NOBODY, markdown_name
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in GAMES.items()]
@@ -31,7 +32,7 @@ class StatsCog(commands.Cog):
             embed.description = "No finished games yet. Start one with `/" + game.value + " new`."
         else:
             lines = [
-                f"{i}. **{r.name}** — rating {r.rating:.1f} · "
+                f"{i}. **{markdown_name(r.name)}** — rating {r.rating:.1f} · "
                 f"{r.wins} wins / {r.games} games · {r.points} pts"
                 for i, r in enumerate(rows, 1)
             ]
@@ -39,7 +40,7 @@ class StatsCog(commands.Cog):
         embed.set_footer(
             text="Rating: OpenSkill, shown as mu − 3·sigma. Computer players count at a fixed strength."
         )
-        await interaction.response.send_message(embed=embed)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NOBODY)
 
     @app_commands.command(name="stats", description="A player's record in this server")
     @app_commands.describe(user="Whose record (you, if left empty)")
@@ -48,7 +49,8 @@ class StatsCog(commands.Cog):
         assert interaction.guild_id is not None
         who = user or interaction.user
         rows = await self.bot.store.player_stats(interaction.guild_id, who.id)
-        embed = discord.Embed(title=f"{who.display_name} — record here", colour=discord.Colour.blurple())
+        name = markdown_name(who.display_name)
+        embed = discord.Embed(title=f"{name} — record here", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished games in this server yet."
         for r in rows:
@@ -58,7 +60,7 @@ class StatsCog(commands.Cog):
                 value=f"{r.games} games · {r.wins} wins · {r.points} pts · rating {r.rating:.1f}",
                 inline=False,
             )
-        await interaction.response.send_message(embed=embed)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NOBODY)
 
 
 async def setup(bot: Any) -> None:

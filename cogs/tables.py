@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from cogs.help import RULES_ID, show_full_rules
 from cogs.table.buttons import is_ours, on_message, payload, route_unlisted
-from cogs.table.common import Refusal, reply
+from cogs.table.common import NOBODY, Refusal, reply
 
 
 class TablesCog(commands.Cog):
@@ -43,7 +43,7 @@ class TablesCog(commands.Cog):
         async with table.lock:  # draw committed state only
             embed = self.bot.referee.drawing.status_embed(table)
         with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NOBODY)
 
     @table.command(name="leave", description="Leave the table; a computer player takes over your seat")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

@@ -81,9 +81,9 @@ class ComputerSeats:
             legal = table.state.legal_actions(seat.seat)
             choice = None
             level = seat.computer_level or REPLACEMENT_LEVEL
-            player = self.player(table.game.key, level, seat.name)
+            player = self.player(table.game.key, level, seat.chosen_name)
             if legal and thinks_long(player):
-                self._think(table, seat.seat, level, seat.name, legal)
+                self._think(table, seat.seat, level, seat.chosen_name, legal)
                 continue
             self._stop_thinking(table.id, seat.seat)
             rng = random.Random(self._seed(table, seat.seat))

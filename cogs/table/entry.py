@@ -19,7 +19,19 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table.buttons import view_of
-from cogs.table.common import MOVED, NOT_SAVED, RESTARTING, Refusal, display_name, is_manager, plain, reply
+from cogs.table.common import (
+    MOVED,
+    NOBODY,
+    NOT_SAVED,
+    RESTARTING,
+    Refusal,
+    as_text,
+    display_name,
+    escape,
+    is_manager,
+    plain,
+    reply,
+)
 from cogs.table.failures import Failure, classify
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
@@ -101,13 +113,14 @@ class Entry:
             raise Refusal("This game keeps no history to show.")
         text = history(table)
         if len(text) <= HISTORY_MESSAGE_LIMIT:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
             return
-        data = io.BytesIO(plain(text).replace("\\*", "*").encode())
+        data = io.BytesIO(as_text(text).encode())  # a file is plain text: names as they were chosen
         await interaction.response.send_message(
             f"{table.game.title}: the history so far is long, so here it is as a file.",
             file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
             ephemeral=True,
+            allowed_mentions=NOBODY,
         )
 
     def _on_table_message(self, interaction: discord.Interaction[Any], table: Table) -> bool:
@@ -134,7 +147,7 @@ class Entry:
             self.spine.closed(table)
             await self._answer_table(interaction, table, "The table is cancelled.")
             return
-        text = edit.note or "Done."
+        text = escape(edit.note) if edit.note else "Done."  # the note is plain text (the footer's)
         if on_thread_line(interaction, table, verb):
             text = f"You're seated at the table in <#{table.channel_id}>."
         await self._answer_table(interaction, table, text, note=edit.note)
@@ -149,7 +162,9 @@ class Entry:
             if note and table.status == "lobby":
                 embed = self.spine.lobby.embed(table, note)
             try:
-                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                await interaction.response.edit_message(
+                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
+                )
                 if table.table_message_id is not None:
                     self.spine.messages.drawn(table, table.table_message_id, (embed, items, files))
                 if table.status != "lobby":
@@ -303,7 +318,9 @@ class Entry:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
                 drawing = await self.spine.drawing.ready(table)
                 embed, items, files = drawing
-                await interaction.response.edit_message(embed=embed, view=view_of(items), attachments=files)
+                await interaction.response.edit_message(
+                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
+                )
                 self.spine.messages.drawn(table, table.table_message_id, drawing)
             else:
                 await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet
@@ -398,10 +415,10 @@ class Entry:
         for s in old.seats:
             if s.left_at is not None:
                 continue  # people who left don't get dragged back in
-            seats.append(SeatInfo(len(seats), s.user_id, s.name, s.computer_level))
+            seats.append(SeatInfo(len(seats), s.user_id, s.chosen_name, s.computer_level))
         # The person who asked for the rematch hosts it and sits first.
         seats.sort(key=lambda s: s.user_id != interaction.user.id)
-        seats = [SeatInfo(i, s.user_id, s.name, s.computer_level) for i, s in enumerate(seats)]
+        seats = [SeatInfo(i, s.user_id, s.chosen_name, s.computer_level) for i, s in enumerate(seats)]
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
         await self.lifecycle.open_table(

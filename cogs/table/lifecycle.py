@@ -20,7 +20,18 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table.buttons import view_of
-from cogs.table.common import MOVED, NOT_SAVED, RESTARTING, Refusal, display_name, is_manager, reply
+from cogs.table.common import (
+    MOVED,
+    NOBODY,
+    NOT_SAVED,
+    RESTARTING,
+    Refusal,
+    display_name,
+    is_manager,
+    markdown_name,
+    plain_name,
+    reply,
+)
 from cogs.table.computers import REPLACEMENT_LEVEL
 from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Failure, classify, missing
 from cogs.table.lobby import SPEEDS, Clicker, require_host
@@ -119,7 +130,9 @@ class Lifecycle:
         )
         try:
             message = await channel.send(
-                embed=self.spine.lobby.embed(table), view=view_of(self.spine.lobby.items(table))
+                embed=self.spine.lobby.embed(table),
+                view=view_of(self.spine.lobby.items(table)),
+                allowed_mentions=NOBODY,
             )
         except (discord.HTTPException, OSError) as error:
             # Nobody saw this lobby: it must not hold the channel.
@@ -186,7 +199,7 @@ class Lifecycle:
             return "You left. Nobody is left at the table, so the game was stopped."
         lines = [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
         if (heir := draft.pass_host()) is not None:
-            lines.append(f"**{heir}** is the host now.")
+            lines.append(f"**{heir.name}** is the host now.")
         draft.add_log(lines)
         await self.spine.save(table, draft, seats=draft.specs())
         self.spine.panels.forget(table.id, seat)
@@ -208,7 +221,7 @@ class Lifecycle:
             require_host(table, who, "stop the table")
             draft = self.spine.draft(table)
             draft.status = "cancelled"
-            draft.closed_note = f"Stopped by {who.name}. No results were recorded."
+            draft.closed_note = f"Stopped by {markdown_name(who.name)}. No results were recorded."
             try:
                 await self.spine.save(table, draft)
             except TableMoved:
@@ -314,7 +327,7 @@ async def open_table_command(
                 )
             try:
                 place: Any = await channel.create_thread(
-                    name=f"{title} — {interaction.user.display_name}"[:100],
+                    name=f"{title} — {plain_name(interaction.user.display_name)}"[:100],
                     type=discord.ChannelType.public_thread,
                 )
             except discord.HTTPException as error:
@@ -347,4 +360,5 @@ async def open_table_command(
     await interaction.response.send_message(
         f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",
         ephemeral=True,
+        allowed_mentions=NOBODY,
     )

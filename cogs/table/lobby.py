@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs.table.buttons import LobbySelect, TableButton
-from cogs.table.common import Refusal
+from cogs.table.common import Refusal, markdown_name, plain_name
 from cogs.table.model import SeatInfo, Table
 
 SPEEDS = ("off", "relaxed", "fast")
@@ -21,7 +21,7 @@ SPEEDS = ("off", "relaxed", "fast")
 
 @dataclass(frozen=True)
 class Clicker:
-    """Who pressed a lobby button, as the lobby needs to know them."""
+    """Who pressed a lobby button, as the lobby needs to know them (``name`` as they chose it)."""
 
     user_id: int
     name: str
@@ -30,8 +30,9 @@ class Clicker:
 
 @dataclass(frozen=True)
 class LobbyEdit:
-    """What a lobby button did to the draft: a note for the lobby's footer, or the table is to be
-    started or cancelled (which the referee does through its own path)."""
+    """What a lobby button did to the draft: a note for the lobby's footer (plain text, names as
+    ``plain_name``), or the table is to be started or cancelled (which the referee does through
+    its own path)."""
 
     note: str | None = None
     start: bool = False
@@ -51,7 +52,7 @@ class Lobby:
             if len(draft.seats) >= draft.max_seats:
                 raise Refusal("This table is full.")
             draft.seats.append(SeatInfo(len(draft.seats), who.user_id, who.name))
-            return LobbyEdit(f"{who.name} joined.")
+            return LobbyEdit(f"{plain_name(who.name)} joined.")
         if verb == "leave":
             return LobbyEdit(self.leave(draft, who))
         if verb == "cpu":
@@ -73,7 +74,7 @@ class Lobby:
             return LobbyEdit(f"Seats {i + 1} and {i + 2} swapped.")
         if verb == "cancel":
             require_host(draft, who, "cancel the table")
-            draft.closed_note = f"Cancelled by {who.name}."
+            draft.closed_note = f"Cancelled by {markdown_name(who.name)}."
             return LobbyEdit(cancel=True)
         if verb == "start":
             require_host(draft, who, "start the game")
@@ -89,13 +90,13 @@ class Lobby:
             raise Refusal("You're not seated at this table.")
         del draft.seats[seat]
         draft.renumbered()
-        note = f"{who.name} left."
+        note = f"{plain_name(who.name)} left."
         if not draft.humans():
             draft.status = "cancelled"
             draft.closed_note = "Everyone left, so the table was cancelled."
             return note
         if (heir := draft.pass_host()) is not None:
-            note += f" {heir} is the host now."
+            note += f" {heir.plain_name} is the host now."
         return note
 
     # --- drawing ---------------------------------------------------------------------------
@@ -151,7 +152,7 @@ class Lobby:
         if len(table.seats) >= 2:
             # Seat order matters (partners sit opposite, signals go left): the host may swap
             # neighbours; adjacent swaps reach every arrangement.
-            names = [s.name for s in table.seats]
+            names = [s.plain_name for s in table.seats]
             options = [
                 discord.SelectOption(
                     label=f"Swap seats {i + 1} and {i + 2}",

@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from cogs.table.buttons import view_of
+from cogs.table.common import NOBODY
 from cogs.table.drawing import Drawing
 from cogs.table.failures import Failure, classify
 from cogs.table.model import Table
@@ -205,7 +206,9 @@ class TableMessages:
                 self.spent(table)
                 embed, items, files = drawing
                 message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-                await message.edit(embed=embed, view=view_of(items), attachments=files)
+                await message.edit(
+                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
+                )
                 self.drawn(table, message_id, drawing)
             if table.unreachable_since is not None:
                 self._reached(table)
@@ -234,7 +237,9 @@ class TableMessages:
         embed, items, files = drawing
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
-            message = await channel.send(embed=embed, view=view_of(items), files=files)
+            message = await channel.send(
+                embed=embed, view=view_of(items), files=files, allowed_mentions=NOBODY
+            )
         except (discord.HTTPException, OSError) as error:
             failure = classify(error)
             if failure.unreachable:
@@ -254,13 +259,9 @@ class TableMessages:
 
     # --- other posts -----------------------------------------------------------------------
 
-    async def say(
-        self, table: Table, text: str, allowed: discord.AllowedMentions | None = None
-    ) -> discord.Message | None:
-        """A short public line; ``allowed`` says whom it may notify (see cogs/table/pings.py)."""
-        if allowed is None:
-            allowed = discord.AllowedMentions(users=True, roles=False, everyone=False)
-        return await self._send(table, content=text, allowed_mentions=allowed)
+    async def say(self, table: Table, text: str, allowed: discord.AllowedMentions) -> discord.Message | None:
+        """A short public line; ``allowed`` says exactly whom it may notify (cogs/table/pings.py)."""
+        return await self._send(table, allowed, content=text)
 
     async def post(
         self,
@@ -274,22 +275,24 @@ class TableMessages:
             kwargs["view"] = view_of(items)
         if files:
             kwargs["files"] = files
-        return await self._send(table, **kwargs)
+        return await self._send(table, NOBODY, **kwargs)
 
     async def edit_line(self, table: Table, message_id: int, text: str) -> bool:
         """Edit a short line posted earlier (e.g. a turn reminder kept in place). False if gone."""
         try:
             message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-            await message.edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+            await message.edit(content=text, allowed_mentions=NOBODY)  # an edit never notifies
             return True
         except (discord.HTTPException, OSError) as error:
             log.info("could not edit line at table %s: %s", table.id, error)
             return False
 
-    async def _send(self, table: Table, **kwargs: Any) -> discord.Message | None:
+    async def _send(
+        self, table: Table, allowed: discord.AllowedMentions, **kwargs: Any
+    ) -> discord.Message | None:
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
-            return await channel.send(**kwargs)
+            return await channel.send(allowed_mentions=allowed, **kwargs)
         except (discord.HTTPException, OSError) as error:
             failure = classify(error)
             if failure.unreachable:

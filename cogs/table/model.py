@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from cogs.table.common import escape, plain_name
 from db.models import Game as GameRow
 from db.store import SeatSpec
 from rules import get_game
@@ -29,10 +30,23 @@ class TableMoved(Exception):
 class SeatInfo:
     seat: int
     user_id: int | None
-    name: str
+    # The name as its owner chose it (their display name when they sat down): input, stored as
+    # it is and never shown as it is. What is shown is ``name`` or ``plain_name``.
+    chosen_name: str
     computer_level: str | None = None
     prefers_dm: bool = False
     left_at: datetime | None = None
+
+    @property
+    def name(self) -> str:
+        """The name for message text and embeds (Discord markdown): escaped, so a name like
+        "<@id>" or "**" shows as written and pings nobody. What every drawing uses."""
+        return escape(self.plain_name)
+
+    @property
+    def plain_name(self) -> str:
+        """The name for places Discord shows as they are: button and select labels, footers."""
+        return plain_name(self.chosen_name, fallback=f"player {self.seat + 1}")
 
     @property
     def is_computer(self) -> bool:
@@ -42,7 +56,7 @@ class SeatInfo:
         return SeatSpec(
             seat=self.seat,
             user_id=self.user_id,
-            name=self.name,
+            name=self.chosen_name,
             computer_level=self.computer_level,
             prefers_dm=self.prefers_dm,
             left_at=self.left_at,
@@ -124,15 +138,16 @@ class Table:
         seat = self.seat_of(self.host_id)
         return self.seats[seat] if seat is not None else None
 
-    def pass_host(self) -> str | None:
-        """The host left: their powers pass to the next person still seated (None if nobody)."""
+    def pass_host(self) -> SeatInfo | None:
+        """The host left: their powers pass to the next person still seated, whose seat this
+        returns (None if nobody)."""
         if self.host_seat is not None:
             return None
         humans = self.humans()
         if not humans or humans[0].user_id is None:
             return None
         self.host_id = humans[0].user_id
-        return humans[0].name
+        return humans[0]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this person plays now (not one they left)."""
@@ -142,9 +157,16 @@ class Table:
         return None
 
     def name(self, seat: int | None) -> str:
+        """A seat's name for message text and embeds (escaped markdown: see SeatInfo.name)."""
         if seat is None:
             return "The referee"
         return self.seats[seat].name
+
+    def plain_name(self, seat: int | None) -> str:
+        """A seat's name for button and select labels, placeholders and footers."""
+        if seat is None:
+            return "The referee"
+        return self.seats[seat].plain_name
 
     def humans(self) -> list[SeatInfo]:
         return [s for s in self.seats if not s.is_computer]

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from cogs.table.buttons import view_of
-from cogs.table.common import reply
+from cogs.table.common import NOBODY, reply
 from cogs.table.failures import Failure, classify
 from cogs.table.messages import EditBudget
 from cogs.table.model import Table
@@ -168,9 +168,11 @@ class Panels:
             panel.shown, panel.edited = drawing, now
         try:
             if panel.message is not None:
-                await panel.message.edit(embed=embed, view=view)
+                await panel.message.edit(embed=embed, view=view, allowed_mentions=NOBODY)
             elif panel.interaction is not None:
-                await panel.interaction.edit_original_response(embed=embed, view=view)
+                await panel.interaction.edit_original_response(
+                    embed=embed, view=view, allowed_mentions=NOBODY
+                )
         except (discord.HTTPException, OSError) as error:
             if classify(error) is Failure.TRANSIENT:
                 panel.current, panel.shown = -1, None  # try again at the next change
@@ -211,9 +213,11 @@ class Panels:
         view = view_of(items)
         try:
             if edit:
-                await interaction.response.edit_message(embed=embed, view=view)
+                await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+                await interaction.response.send_message(
+                    embed=embed, view=view, ephemeral=True, allowed_mentions=NOBODY
+                )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
             return False
@@ -229,9 +233,9 @@ class Panels:
         )
         try:
             if edit:
-                await interaction.response.edit_message(embed=embed, view=None)
+                await interaction.response.edit_message(embed=embed, view=None, allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(embed=embed, ephemeral=True)
+                await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NOBODY)
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer the last click: %s", error)
 
@@ -241,7 +245,7 @@ class Panels:
         embed, items = self._draw(table, seat, None, None)
         view = view_of(items)
         try:
-            message = await interaction.user.send(embed=embed, view=view)
+            message = await interaction.user.send(embed=embed, view=view, allowed_mentions=NOBODY)
         except (discord.HTTPException, OSError):
             note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
             await self.answer(interaction, table, seat, note, edit=False)

@@ -14,6 +14,7 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table.buttons import TableButton, view_of
+from cogs.table.common import NOBODY
 from cogs.table.drawing import TableDrawing
 from cogs.table.model import Table
 from db.store import Store
@@ -37,7 +38,7 @@ class ThreadLines:
         text = self.drawing.thread_line(table)
         join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
         try:
-            message = await parent.send(text, view=view_of([join]))
+            message = await parent.send(text, view=view_of([join]), allowed_mentions=NOBODY)
         except (discord.HTTPException, OSError) as error:
             log.info("could not post table %s's line in the parent channel: %s", table.id, error)
             return
@@ -59,7 +60,7 @@ class ThreadLines:
             await message.edit(
                 content=self.drawing.thread_line(table),
                 view=view_of(items),
-                allowed_mentions=discord.AllowedMentions.none(),
+                allowed_mentions=NOBODY,
             )
         except (discord.HTTPException, OSError) as error:
             log.info("could not update table %s's parent line: %s", table.id, error)

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
+from cogs.table.common import NOBODY, escape
+
 log = logging.getLogger(__name__)
 
 SNOWFLAKE_KINDS = {Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment}
@@ -61,7 +63,8 @@ def invalid_options(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -
             return "That command arrived malformed."
         param = params.get(option["name"])
         if param is None:
-            return f"`{option['name']}` isn't an option of /{command.qualified_name}."
+            # A forged name: shown escaped, not in a code span a back-tick could close.
+            return f"{escape(option['name'][:32])} isn't an option of /{command.qualified_name}."
         given.add(param.display_name)
         problem = _bad_value(param, option.get("value"))
         if problem is not None:
@@ -83,7 +86,9 @@ class RefereeTree(app_commands.CommandTree[Any]):
         if problem is None:
             return True
         try:
-            await interaction.response.send_message(f"{problem} Nothing happened.", ephemeral=True)
+            await interaction.response.send_message(
+                f"{problem} Nothing happened.", ephemeral=True, allowed_mentions=NOBODY
+            )
         except discord.HTTPException:
             log.info("could not answer a malformed command")
         return False
