@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.common import escape
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
@@ -222,7 +223,7 @@ class GiftTrapUI:
             card = " 🪤" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
             robot = " 🤖" if s.is_computer else ""
             get, give = view["get_track"][i], view["give_track"][i]
-            line = f"**{s.name[:NAME_WIDTH]}**{robot}{card} — GET {get} · GIVE {give}"
+            line = f"**{escape(s.plain_name[:NAME_WIDTH])}**{robot}{card} — GET {get} · GIVE {give}"
             lines.append(line + (f" ({', '.join(tags)})" if tags else ""))
         return lines
 
@@ -582,7 +583,7 @@ class GiftTrapUI:
                             value=str(gift["space"]),
                             default=my["gives"][r] == gift["space"],
                             description=(
-                                f"you give this one to {table.name(other)}"[:100]
+                                f"you give this one to {table.plain_name(other)}"[:100]
                                 if other is not None and other != r
                                 else None
                             ),
@@ -594,7 +595,7 @@ class GiftTrapUI:
                         v,
                         f"give-{r}-",
                         options,
-                        placeholder=f"Gift for {table.name(r)}"[:150],
+                        placeholder=f"Gift for {table.plain_name(r)}"[:150],
                         row=row,
                     )
                 )
@@ -635,7 +636,7 @@ class GiftTrapUI:
                 ]
                 more += [
                     discord.SelectOption(
-                        label=f"With my gift for {table.name(r)}"[:100],
+                        label=f"With my gift for {table.plain_name(r)}"[:100],
                         value=str(r),
                         default=my["give_more"] == r,
                     )
@@ -656,7 +657,7 @@ class GiftTrapUI:
                 ]
                 get += [
                     discord.SelectOption(
-                        label=f"Under the gift from {table.name(g)}"[:100],
+                        label=f"Under the gift from {table.plain_name(g)}"[:100],
                         value=str(g),
                         default=my["get_more"] == g,
                     )

@@ -146,7 +146,7 @@ class SpyTrapUI:
         if view["drawn"]:
             drawn = " · ".join(card_label(d["card"]) for d in view["drawn"][-8:])
             embed.add_field(name="Drawn this round", value=drawn[:1024], inline=False)
-        facts = [f"{table.name(w['seat'])} is not {w['country']}" for w in view["wrong_guesses"]]
+        facts = [f"{table.plain_name(w['seat'])} is not {w['country']}" for w in view["wrong_guesses"]]
         footer = f"Deck {view['deck_count']} · used {view['used_count']}"
         if facts:
             footer += " · known: " + "; ".join(facts)
@@ -197,7 +197,7 @@ class SpyTrapUI:
         elif view["phase"] == "draw" and view["drawer"] is not None:
             for i, size in enumerate(view["pile_sizes"]):
                 if size:
-                    label = f"Draw from {table.name(i)}'s pile ({size})"[:80]
+                    label = f"Draw from {table.plain_name(i)}'s pile ({size})"[:80]
                     items.append(
                         TableButton(table.id, "act", f"draw-{i}", label=label, row=1 + len(items) // 5)
                     )
@@ -363,12 +363,12 @@ class SpyTrapUI:
                         v,
                         f"guess-{target}-",
                         options,
-                        placeholder=f"{table.name(target)} is…",
+                        placeholder=f"{table.plain_name(target)} is…",
                         row=0,
                     )
                 )
             for i, target in enumerate(targets):
-                label = f"Guess {table.name(target)}"[:80]
+                label = f"Guess {table.plain_name(target)}"[:80]
                 items.append(ActionButton(table.id, v, f"nav-t{target}", label=label, row=1 + i // 5))
         free_guesses = [a for a in legal if re.fullmatch(r"(guess|challenge)-[A-Za-z]+", a)]
         if free_guesses:
@@ -405,8 +405,8 @@ class SpyTrapUI:
             # The panel is redrawn in answer to each click, so its counts are always current.
             pile = int(action[5:])
             size = state.view(None)["pile_sizes"][pile]
-            return f"Draw from {table.name(pile)}'s pile ({plural(size, 'card')})"
-        text = _names(table, state.describe(action))
+            return f"Draw from {table.plain_name(pile)}'s pile ({plural(size, 'card')})"
+        text = seat_names(table, state.describe(action), plain=True)
         return text[:1].upper() + text[1:]
 
     def _pile_builder(

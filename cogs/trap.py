@@ -40,7 +40,7 @@ from cogs.drawings.trap_record import (
 )
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
-from cogs.table.common import plain, reply
+from cogs.table.common import as_text, reply
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
@@ -170,7 +170,7 @@ class TrapUI:
         if view["phase"] == "over" and record is not None:
             # The final table message keeps the whole game; the results show only its end.
             assert view["result"] is not None  # a game over has its result
-            text = f"Trap, table {table.id}: {plain(with_names(table, view['result']['summary']))}\n"
+            text = f"Trap, table {table.id}: {as_text(with_names(table, view['result']['summary']))}\n"
             text += record.text(markdown=False) + "\n"
             files.append(discord.File(io.BytesIO(text.encode()), filename=MOVES_FILE))
         return files

@@ -232,7 +232,7 @@ class ZapTrapUI:
         embed.description = "\n".join(lines)[:4096]
         score = view["scores"][view["unit"]]
         embed.set_footer(
-            text=f"Your side's score: {score} of {view['target']} · dealer {table.name(view['dealer'])}"
+            text=f"Your side's score: {score} of {view['target']} · dealer {table.plain_name(view['dealer'])}"
         )
         items: list[discord.ui.Item[Any]] = []
         v = table.version
@@ -407,7 +407,7 @@ class ZapTrapUI:
         shown = extra if nav == "calls" else main
         for i, action in enumerate(shown[:10]):
             call, target = action.split("-")
-            name = table.name(int(target))
+            name = table.plain_name(int(target))
             if nav == "calls":
                 why = "not whose signal you watch" if call == "ZAP" else "whose signal you watch"
                 label = f"{call} {name} ({why})"
@@ -498,7 +498,7 @@ class ZapTrapUI:
             if len(text) > 1024:
                 text = "…\n" + text[-1000:]
             embed.add_field(name="The secret signals, revealed", value=text, inline=False)
-        winners = ", ".join(table.name(s) for s in result.winners)
+        winners = ", ".join(table.plain_name(s) for s in result.winners)
         embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")
         return embed
 

@@ -192,7 +192,7 @@ class ZipZapUI:
             medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
             lines.append(f"{medal} **{table.name(p.seat)}** — {plural(p.points, 'point')}")
         embed.description = "\n".join(lines)
-        winners = ", ".join(table.name(s) for s in result.winners)
+        winners = ", ".join(table.plain_name(s) for s in result.winners)
         embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")
         return embed
 

@@ -16,7 +16,9 @@ from rules.trap import COLUMNS, TrapView
 
 # What `/trap move` accepts once tidied: a point (a drop) or two points (an arrow or a move).
 MOVE_TEXT = re.compile(r"[a-f][1-9](>[a-f][1-9])?")
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+# How engine texts name a player: by colour ("Red (A)") or seat ("seat 2"). One pass over the text,
+# so a name put in (a name is input: someone may call themselves "Blue (B)") is never read again.
+PLAYER_WORD = re.compile(r"\b(?:(Red) \(A\)|(Blue) \(B\)|[Ss]eat (\d+)\b)")
 # The results name only the last main-play moves; the whole list is a .txt on the final table
 # message (and behind History while playing), so the results stay readable on a phone.
 RESULT_MOVES = 12
@@ -50,14 +52,14 @@ def who(table: Table, seat: int) -> str:
 
 def with_names(table: Table, text: str) -> str:
     """Engine texts say "Red (A)" (and, in general, "seat N"); people want names."""
-    for seat in (0, 1):
-        text = text.replace(f"{colour(seat).capitalize()} ({'AB'[seat]})", who(table, seat))
 
     def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
+        if match.group(1) or match.group(2):
+            return who(table, 0 if match.group(1) else 1)
+        seat = int(match.group(3)) - 1
         return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
 
-    return SEAT_WORD.sub(name, text)
+    return PLAYER_WORD.sub(name, text)
 
 
 def turn_of(view: TrapView) -> tuple[Any, ...]:

@@ -10,16 +10,21 @@ from rules.words import article, plural, with_article
 
 __all__ = ["article", "plural", "seat_names", "with_article"]
 
-SEAT_PAIR = re.compile(r"\b[Ss]eats (\d+)(?: and | & )(\d+)\b")
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+# "seats 1 and 3" (a team) or "seat 2", in one pass: a name put in is never read again (a name is
+# input, and someone may call themselves "seat 2").
+SEAT_WORDS = re.compile(r"\b[Ss]eats (\d+)(?: and | & )(\d+)\b|\b[Ss]eat (\d+)\b")
 
 
-def seat_names(table: Table, text: str) -> str:
-    """ "Seat 2 wins" -> "bob wins"; "seats 1 and 3" (a team) -> "alice & carol"."""
+def seat_names(table: Table, text: str, *, plain: bool = False) -> str:
+    """ "Seat 2 wins" -> "bob wins"; "seats 1 and 3" (a team) -> "alice & carol". Names as in
+    markdown (escaped), or ``plain`` for labels and footers (see SeatInfo.name)."""
+    name = table.plain_name if plain else table.name
 
     def one(number: str) -> str:
         seat = int(number) - 1
-        return table.name(seat) if 0 <= seat < len(table.seats) else f"seat {number}"
+        return name(seat) if 0 <= seat < len(table.seats) else f"seat {number}"
 
-    text = SEAT_PAIR.sub(lambda m: f"{one(m.group(1))} & {one(m.group(2))}", text)
-    return SEAT_WORD.sub(lambda m: one(m.group(1)), text)
+    def sub(m: re.Match[str]) -> str:
+        return one(m.group(3)) if m.group(3) else f"{one(m.group(1))} & {one(m.group(2))}"
+
+    return SEAT_WORDS.sub(sub, text)
