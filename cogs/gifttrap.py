@@ -19,6 +19,7 @@ from discord.ext import commands
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.common import escape
+from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
@@ -327,28 +328,26 @@ class GiftTrapUI:
         text = _names(table, event.text)
         return f"{who} {text}" if who else text
 
-    def announcements(self, table: Table, events: list[Event]) -> list[str]:
-        """Ping people when something is theirs to do: the dealer's pick, then everyone's choosing."""
-        out: list[str] = []
+    def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
+        """Ping people when something is theirs to do: the dealer's pick, then everyone's choosing
+        (computers' seats are not told: cogs/table/pings.py)."""
+        out: list[Announcement] = []
         for event in events:
             if event.kind == "round_start":
-                dealer = table.seats[event.data["dealer"]]
-                if not dealer.is_computer and dealer.user_id is not None:
-                    out.append(
-                        f"<@{dealer.user_id}>, you deal round {event.data['round']}: "
-                        "pick a pack with the buttons on the table."
-                    )
+                text = f"you deal round {event.data['round']}: pick a pack with the buttons on the table."
+                out.append(Announcement(text, (event.data["dealer"],)))
             elif event.kind == "pack":
-                people = [f"<@{s.user_id}>" for s in table.seats if not s.is_computer and s.user_id]
-                if people:
-                    out.append(
-                        f"🎁 The gifts for round {event.data['round']} are on the table. "
-                        f"{' '.join(people)}: choose your gifts and tokens in **{self.hand_label}**."
-                    )
+                text = (
+                    f"the gifts for round {event.data['round']} are on the table: choose your gifts "
+                    f"and tokens in **{self.hand_label}** 🎁"
+                )
+                out.append(Announcement(text, tuple(s.seat for s in table.seats)))
             elif event.kind == "filled":
                 out.append(
-                    f"⏰ Time is up for **{table.name(event.data['seat'])}**: the referee filled in "
-                    "the rest of their choices."
+                    Announcement(
+                        f"⏰ Time is up for **{table.name(event.data['seat'])}**: the referee filled in "
+                        "the rest of their choices."
+                    )
                 )
         return out
 

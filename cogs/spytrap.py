@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.words import plural, seat_names
@@ -212,7 +213,7 @@ class SpyTrapUI:
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
         return None  # the table's log tells a round's story; a round is short
 
-    def announcements(self, table: Table, events: list[Event]) -> list[str]:
+    def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
         """One ping to the person whose bid, decision or draw the table now waits on, when it
         becomes their turn; none while it stays theirs, none for computers."""
         view = _state(table).view(None)
@@ -226,10 +227,7 @@ class SpyTrapUI:
             if self._draws.get(table.id) == (view["round"], seat):
                 return []
             self._draws[table.id] = (view["round"], seat)
-        info = table.seats[seat]
-        if info.is_computer or info.user_id is None:
-            return []
-        return [f"<@{info.user_id}>, {self._turn_text(table, view, kind)}"]
+        return [Announcement(self._turn_text(table, view, kind), (seat,))]  # not told if a computer
 
     def _turn_text(self, table: Table, view: SpyTrapView, kind: str) -> str:
         if kind == "bid":

@@ -41,6 +41,7 @@ from cogs.drawings.trap_record import (
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.common import as_text, reply
+from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
@@ -261,7 +262,7 @@ class TrapUI:
             return f"**{table.name(event.seat)}** {text}"
         return text
 
-    def announcements(self, table: Table, events: list[Event]) -> list[str]:
+    def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
         """Ping the person to move when the turn passes to them (a computer needs no ping, and
         someone dropping several pawns in a row was just told)."""
         if not events:
@@ -278,13 +279,11 @@ class TrapUI:
         if self._announced.get(table.id) == turn:
             return []
         self._announced[table.id] = turn
-        person = table.seats[seat]
-        if person.is_computer or person.user_id is None:
-            return []
-        return [
-            f"<@{person.user_id}>, your turn at Trap ({colour(seat)}, {'AB'[seat]}): "
-            f"{PHASE_TASK[view['phase']]}. Press **{self.hand_label}** or type `/trap move`."
-        ]
+        text = (
+            f"your turn at Trap ({colour(seat)}, {'AB'[seat]}): {PHASE_TASK[view['phase']]}. "
+            f"Press **{self.hand_label}** or type `/trap move`."
+        )
+        return [Announcement(text, (seat,))]  # a computer's seat is not told (pings.py)
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
         return None  # Trap has no rounds

@@ -9,6 +9,7 @@ checked for leaks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
@@ -46,6 +47,20 @@ CLOSED_TITLES = {
 }
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """A public line a game wants in the channel (``GameUI.announcements``), and whom it is for.
+
+    ``text`` is markdown with names escaped as drawings have them (``Table.name``) and no mention
+    in it. ``seats`` are the seats it is for: the people in them are named at its start ("<@bea>,
+    your turn…") and the ping policy (cogs/table/pings.py) decides which of them to notify. A line
+    for seats none of whom is a person (computers need no telling) is not posted; a line for
+    nobody (news: "Time is up for Bea") is posted as it is, pinging nobody."""
+
+    text: str
+    seats: tuple[int, ...] = ()
+
+
 class GameUI(Protocol):
     """What a game cog supplies so the shared table can draw it.
 
@@ -53,8 +68,8 @@ class GameUI(Protocol):
     ``table_files(table) -> list[discord.File]`` (images on the table message, e.g. a board),
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
-    "My hand" button's text), ``announcements(table, events) -> list[str]`` (short public
-    messages that should ping someone, e.g. "@Bea, your decision"), ``signal_rows(table) ->
+    "My hand" button's text), ``announcements(table, events) -> list[Announcement]`` (short
+    public lines, and the seats they are for: "your decision…" for Bea's seat), ``signal_rows(table) ->
     list[dict]`` (a finished game's secret signals, stored in the signals table), ``hand_emoji``,
     and ``version_free(action) -> bool``: actions that mean the same whatever changed since the
     panel was drawn (a swap naming both cards), so a stale panel's click goes to the engine,

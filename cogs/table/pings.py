@@ -1,29 +1,34 @@
-"""Announcements that respect the channel: a ping only when it helps.
+"""Announcements that respect the channel: a ping only when it helps, and only whom it is for.
 
-Games say what deserves a public line (``GameUI.announcements``: "@Bea, your turn…"). Posted
-as they come, a two-person Trap game posted 239 of them and the board scrolled away. The rules here:
+Games say what deserves a public line and for which seats (``GameUI.announcements`` returns
+``Announcement``s: "your turn…" for Bea's seat). Whom to ping is decided here from those seats,
+never by reading mentions back out of text: a name is input, and a member whose name is
+"<@carol>" must not make a line ping Carol. Posted as they come, a two-person Trap game posted 239
+of them and the board scrolled away. The rules here:
 
-- a person is pinged at most once per change, and not at all while they are actively playing
-  (they acted in the last minute: they are looking at the table already);
+- a line for seats names the people in them at its start; a person is pinged at most once per
+  change, and not at all while they are actively playing (they acted in the last minute: they
+  are looking at the table already);
 - a line that pings nobody does not get a message of its own: the table's one announcement line
   is edited in place instead (an edit never notifies anyone), within the channel's edit budget;
-- a line that mentions nobody (news, e.g. "Time is up for Bea") is posted as it is.
+- a line for nobody (news, e.g. "Time is up for Bea") is posted as it is, pinging nobody.
+
+Every message says exactly whom it may notify (``common.only``): the users pinged, never a role,
+@everyone or @here.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
-import discord
-
+from cogs.table.common import NOBODY, only
+from cogs.table.drawing import Announcement
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 
 # Someone who acted this recently is playing right now: the table is in front of them.
 ACTIVE = timedelta(minutes=1)
-MENTION = re.compile(r"<@!?(\d{1,20})>")
 
 
 class Announcer:
@@ -36,26 +41,42 @@ class Announcer:
     def forget(self, table_id: int) -> None:
         self.lines.pop(table_id, None)
 
-    def to_ping(self, table: Table, text: str, already: set[int]) -> tuple[list[int], list[int]]:
-        """(everyone mentioned, those to notify): not someone pinged in this change already, not
-        someone who acted within the last minute."""
+    def to_ping(
+        self, table: Table, announcement: Announcement, already: set[int]
+    ) -> tuple[list[int], list[int]]:
+        """(the people the line is for, those to notify): from its seats, people only; not
+        someone pinged in this change already, not someone who acted within the last minute."""
         now = self.scheduler.now()
-        mentioned = [int(found) for found in MENTION.findall(text)]
+        people: list[int] = []
+        for seat in announcement.seats:
+            info = table.seats[seat] if 0 <= seat < len(table.seats) else None
+            if info is not None and not info.is_computer and info.user_id is not None:
+                people.append(info.user_id)
+        people = list(dict.fromkeys(people))
         ping = []
-        for user_id in mentioned:
+        for user_id in people:
             active = table.active_at.get(user_id)
             if user_id in already or (active is not None and now - active < ACTIVE):
                 continue
             ping.append(user_id)
-        return mentioned, ping
+        return people, ping
 
-    async def announce(self, table: Table, text: str, ping: list[int], mentioned: list[int]) -> None:
-        if ping or not mentioned:
-            allowed = discord.AllowedMentions(
-                users=[discord.Object(id=u) for u in ping], roles=False, everyone=False
-            )
-            message = await self.messages.say(table, text, allowed)
-            if message is not None and mentioned:
+    @staticmethod
+    def line(announcement: Announcement, people: list[int]) -> str:
+        """The line as posted: the people it is for named first, then the game's text."""
+        if not people:
+            return announcement.text
+        return f"{' '.join(f'<@{user_id}>' for user_id in people)}, {announcement.text}"
+
+    async def announce(
+        self, table: Table, announcement: Announcement, people: list[int], ping: list[int]
+    ) -> None:
+        if announcement.seats and not people:
+            return  # for computers only: they need no telling
+        text = self.line(announcement, people)
+        if ping or not people:
+            message = await self.messages.say(table, text, only(ping))
+            if message is not None and people:
                 self.lines[table.id] = message.id
             return
         line = self.lines.get(table.id)
@@ -66,6 +87,6 @@ class Announcer:
             if await self.messages.edit_line(table, line, text):
                 return
         # No line to edit yet (or it was deleted): one quiet message that later lines edit.
-        message = await self.messages.say(table, text, discord.AllowedMentions.none())
+        message = await self.messages.say(table, text, NOBODY)
         if message is not None:
             self.lines[table.id] = message.id

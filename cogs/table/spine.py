@@ -273,10 +273,10 @@ class Spine:
         announce = getattr(ui, "announcements", None)
         if announce is not None and table.status == "playing":
             pinged: set[int] = set()
-            for text in announce(table, events):
-                mentioned, ping = self.announcer.to_ping(table, text, pinged)
+            for announcement in announce(table, events):
+                people, ping = self.announcer.to_ping(table, announcement, pinged)
                 pinged.update(ping)
-                self.messages.spawn(self.announcer.announce(table, text, ping, mentioned))
+                self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
         if table.status == "finished":
             self.forget(table)
             self.announcer.forget(table.id)

@@ -17,6 +17,7 @@ import pytest
 from cogs.gifttrap import GiftTrapUI
 from cogs.spytrap import SpyTrapUI
 from cogs.table.model import SeatInfo, Table
+from cogs.table.pings import Announcer
 from cogs.trap import TrapUI
 from cogs.zaptrap import ZapTrapUI
 from cogs.zipzap import ZipZapUI
@@ -105,7 +106,9 @@ class Reader:
         for event in events:
             if event.kind == "round_over":
                 self.lines += embed_text(self.ui.round_embed(table, event))
-        self.pings += self.ui.announcements(table, events) if hasattr(self.ui, "announcements") else []
+        announced = self.ui.announcements(table, events) if hasattr(self.ui, "announcements") else []
+        # As posted: the people each line is for named first (every seat here is a person).
+        self.pings += [Announcer.line(a, [1000 + seat for seat in a.seats]) for a in announced]
         self.lines += embed_text(self.ui.table_embed(table))
         self.lines += item_labels(self.ui.table_items(table))
         for seat in range(self.players):
