@@ -366,6 +366,8 @@ def wire_problems(env: Any, names: list[str], seated: set[int]) -> tuple[list[st
                 found.append(f"{part}: a reordering character in {text!r}")
             if "<@&" in rest or "@everyone" in rest or "@here" in rest:
                 found.append(f"{part}: a role, @everyone or @here in {text!r}")
+            if "\\\\" in rest:  # no roster name holds a backslash: this is an escape escaped again
+                found.append(f"{part}: a name escaped twice in {text!r}")
             if {int(u) for u in USER_MENTION.findall(rest)} - seated:
                 found.append(f"{part}: a mention of someone not seated in {text!r}")
     return found, checked, pinging

@@ -25,9 +25,11 @@ from typing import Any
 
 import pytest
 
+from cogs.table.common import markdown_name
 from rules import get_game
 from tests.e2e import gifttrap_driver, spytrap_driver, trap_driver, zaptrap_driver, zipzap_driver
 from tests.e2e.simhelpers import reply_text
+from tests.fault.fault_helpers import answered_privately, emit_slash
 from tests.fault.names import (
     as_chosen,
     differences,
@@ -175,6 +177,7 @@ class Night:
     role: Any
     names: list[str]
     people: list[Any] = field(default_factory=list)
+    chosen: dict[int, str] = field(default_factory=dict)  # each person's name, by user id
 
     @property
     def seated(self) -> set[int]:
@@ -193,9 +196,11 @@ def hostile_night(env: Any, count: int, first: int = 0) -> Night:
     for i in range(count):
         name = names[(first + i) % len(names)]
         if i % 2:
-            night.people.append(guild.add_member(env.create_user(f"player{i}", global_name=name)))
+            person = guild.add_member(env.create_user(f"player{i}", global_name=name))
         else:
-            night.people.append(guild.add_member(env.create_user(f"player{i}"), nick=name))
+            person = guild.add_member(env.create_user(f"player{i}"), nick=name)
+        night.people.append(person)
+        night.chosen[person.id] = name
     return night
 
 
@@ -230,10 +235,10 @@ async def after_the_game(night: Night, thread: Any, key: str) -> None:
     assert board.acknowledged
 
 
-def check_the_wire(night: Night, *, pings: bool) -> None:
+def check_the_wire(night: Night, *, pings: bool, at_least: int = 50) -> None:
     problems, checked, pinging = wire_problems(night.env, night.names, night.seated)
     problems += ping_problems(night.env, night.seated)
-    assert checked > 50, f"only {checked} message payloads: too few to mean anything"
+    assert checked >= at_least, f"only {checked} message payloads: too few to mean anything"
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:10])
     if pings:
         assert pinging, "nobody was ever pinged: the check above proves nothing about pings"
@@ -371,3 +376,66 @@ async def test_a_trap_game_of_hostile_names(simcord_env: Any, simcord_bot: Any) 
     assert "\\" not in moves and "\u200b" not in moves, moves[:200]
     await after_the_game(night, thread, "trap")
     check_the_wire(night, pings=True)
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_leaving_stopping_and_a_rematch_with_hostile_names(simcord_env: Any, simcord_bot: Any) -> None:
+    """The texts around a game that name people: the host leaves a Zip Zap game mid-way
+    (`/table leave`: "**…** left; a computer takes over", "**…** is the host now"), the new host
+    stops it (`/table stop`: "Stopped by …"); a finished game's Rematch opens a lobby with the
+    same names (copied as chosen, so shown once escaped, never twice). Every payload and message
+    checked, and the stopped table names its stopper escaped.
+
+    Seen to fail (a throwaway edit of this branch) with the rematch copying the seats' shown
+    names instead of the chosen ones: "a name escaped twice" in the rematch lobby's seats (the
+    32-character name as "\\\\\\*\\\\\\_…"); and on today's main, as the games above, on
+    allowed_mentions."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 5
+    night = hostile_night(env, 3, first=4)
+    thread, table, lobby = await open_in_thread(night, bot, "zipzap", {"seats": 3, "rounds": 1})
+    players = [zipzap_driver.Player(p, thread, lobby) for p in night.people]
+    for player in players:
+        await player.step()
+    left = await night.people[0].slash(thread, "table leave")
+    assert "computer player has taken your seat" in reply_text(left)
+    heir = next(p for p in night.people if p.id == table.host_id)
+    stopped = await heir.slash(thread, "table stop")
+    assert "stopped" in reply_text(stopped)
+    await env.advance_time(3)
+    drawn = next(m for m in thread.history() if m.id == table.table_message_id)
+    assert drawn.embeds[0].description.startswith(f"Stopped by {markdown_name(night.chosen[heir.id])}.")
+    # A game played to its end, then a rematch from its results.
+    bot.referee.new_seed = lambda: 6
+    opened = await night.people[1].slash(night.channel, "zipzap new", seats=2, rounds=1)
+    assert opened.ephemeral
+    second = bot.referee.table_in(night.channel.id)
+    first_lobby = night.channel.last_message
+    await night.people[2].click(first_lobby, label="Join")
+    await night.people[1].click(first_lobby, label="Start")
+    duo = [zipzap_driver.Player(p, night.channel, first_lobby) for p in night.people[1:]]
+    await zipzap_driver.play_to_end(env, duo, night.channel)
+    assert second.status == "finished"
+    await night.people[2].click(night.channel.last_message, label="Rematch")
+    rematch = bot.referee.table_in(night.channel.id)
+    assert rematch is not None and rematch.status == "lobby" and rematch.id != second.id
+    check_the_wire(night, pings=False)
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_typed_text_in_a_refusal_is_shown_inert(simcord_env: Any, simcord_bot: Any) -> None:
+    """A forged `/zipzap new` whose option name is "<@carol> **x**" (a modified client can send
+    any): the refusal quotes it escaped, privately, pinging nobody.
+
+    Seen to fail on today's main: the answer carried no allowed_mentions, and the refusal quoted
+    the name in a code span that its back-tick closed ("`x` <@carol> **x**` isn't an option…"),
+    so carol was mentioned (SimCord also counts her pinged)."""
+    env = simcord_env
+    night = hostile_night(env, 1)
+    forged = {"name": f"x` <@{night.carol.id}> **x**", "type": 3, "value": "1"}
+    flight = emit_slash(night.people[0], night.channel, "zipzap new", [forged])
+    await env.settle()
+    assert answered_privately(flight)
+    said = reply_text(flight.result)
+    assert "isn't an option of /zipzap new" in said, said
+    check_the_wire(night, pings=False, at_least=1)
