@@ -25,6 +25,7 @@ imports it back):
   draft and the lobby drawing).
 - ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
-  ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers),
+  ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers; names shown
+  escaped or plain, and whom a message may ping),
   ``words.py`` (seat names in engine texts), ``tree.py`` (option checks for every slash command).
 """
