@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.table.referee import Referee
@@ -33,6 +34,7 @@ from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
 from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
+from db.standings import Standings
 from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
@@ -142,6 +144,7 @@ class RefereeBot(commands.Bot):
         self.sync_commands = sync_commands
         self.database = Database(settings.database_url)
         self.store = Store(self.database)
+        self.standings = Standings(self.database)
         self.scheduler = Scheduler()
         self.referee = Referee(self, self.store, self.scheduler)
         self.referee.computer_speed = settings.computer_speed
@@ -154,7 +157,9 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.add_dynamic_items(TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton)
+        self.add_dynamic_items(
+            TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton, *BOARD_ITEMS
+        )
         for name in EXTENSIONS:
             if importlib.util.find_spec(name) is None:
                 continue
