@@ -154,11 +154,18 @@ class StandingChanges:
 
     async def forget(self, guild_id: int, user_id: int) -> int:
         """Delete a person's standings here (every game, every season) and take their name and id
-        off the finished games they played; the seats and everyone else's results stay. Tables
-        still being played are left alone: a game in progress needs its players. Returns how many
-        finished games they were taken off."""
+        off the finished games they played; the seats and everyone else's results stay. The
+        public log kept with each of those games (the table message's last lines, which name
+        people) is emptied too: nothing reads a finished game's log, and replays write their
+        lines afresh from the seats. Tables still being played are left alone: a game in
+        progress needs its players. Returns how many finished games they were taken off."""
         finished = select(Game.id).where(Game.guild_id == guild_id, Game.status.not_in(LIVE_STATUSES))
         async with self.db.writer(), self.db.sessions() as session, session.begin():
+            played = list(
+                await session.scalars(
+                    select(Seat.game_id).where(Seat.game_id.in_(finished), Seat.user_id == user_id).distinct()
+                )
+            )
             await session.execute(
                 delete(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
             )
@@ -167,10 +174,16 @@ class StandingChanges:
                     SeasonStanding.guild_id == guild_id, SeasonStanding.user_id == user_id
                 )
             )
-            seats = await session.execute(
+            await session.execute(
                 update(Seat)
-                .where(Seat.game_id.in_(finished), Seat.user_id == user_id)
+                .where(Seat.game_id.in_(played), Seat.user_id == user_id)
                 .values(user_id=None, name=FORGOTTEN_NAME)
+                .execution_options(synchronize_session=False)
+            )
+            await session.execute(
+                update(Game)
+                .where(Game.id.in_(played))
+                .values(log=[])
                 .execution_options(synchronize_session=False)
             )
             await session.execute(
@@ -191,4 +204,4 @@ class StandingChanges:
                 .values(host_id=0)
                 .execution_options(synchronize_session=False)
             )
-            return int(getattr(seats, "rowcount", 0) or 0)
+            return len(played)

@@ -125,6 +125,7 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         f"• The finished games you played keep your seat, named “{FORGOTTEN_NAME}”: your name and "
         "account are taken off them, and nobody else's results change.\n"
         "• A game you are playing now still counts when it ends.\n"
+        "• Messages already posted in the channels stay as they are.\n"
         "This can't be undone."
     )
     items: list[discord.ui.Item[Any]] = [
