@@ -9,6 +9,7 @@ changes made outside any table (a new season, a person forgotten, a message dele
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -106,6 +107,7 @@ class HistoryEntry:
     channel_id: int
     message_id: int | None  # the final table message, while it exists
     place: int
+    shared: bool  # someone else finished in the same place (a draw, a winning team)
     players: int
     left: bool
     others: list[Opponent]
@@ -393,6 +395,10 @@ class Standings(StandingChanges):
             ).all()
             ids = [g.id for _, g in rows]
             seats = list(await session.scalars(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.seat)))
+            finishes = await session.execute(
+                select(ResultRow.game_id, ResultRow.place).where(ResultRow.game_id.in_(ids))
+            )
+            places = Counter((game_id, place) for game_id, place in finishes)
         at_table: dict[int, list[Seat]] = {}
         for seat in seats:
             at_table.setdefault(seat.game_id, []).append(seat)
@@ -416,6 +422,7 @@ class Standings(StandingChanges):
                     channel_id=row.channel_id,
                     message_id=row.table_message_id,
                     place=result.place,
+                    shared=places[(row.id, result.place)] > 1,
                     players=len(table),
                     left=mine is not None and mine.left_at is not None,
                     others=[

@@ -40,7 +40,9 @@ def opponent(o: Opponent) -> str:
 
 def entry_lines(entry: HistoryEntry, guild_id: int) -> list[str]:
     title = f"**#{entry.game_id} {game_title(entry.game)}** · <t:{int(entry.finished_at.timestamp())}:R>"
-    place = "left the game (rated last)" if entry.left else f"{ordinal(entry.place)} of {entry.players}"
+    place = f"{'shared ' if entry.shared else ''}{ordinal(entry.place)} of {entry.players}"
+    if entry.left:
+        place = "left the game (rated last)"
     parts = [place]
     if entry.before is not None and entry.after is not None:
         parts.append(f"{entry.after} ({change_text(entry.before, entry.after)})")
@@ -151,7 +153,9 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         options = [
             discord.SelectOption(
                 label=f"#{e.game_id} {game_title(e.game)}"[:100],
-                description=("left" if e.left else f"{ordinal(e.place)} of {e.players}")[:100],
+                description=(
+                    "left" if e.left else f"{'shared ' if e.shared else ''}{ordinal(e.place)} of {e.players}"
+                ),
                 value=str(e.game_id),
                 emoji="📼",
             )

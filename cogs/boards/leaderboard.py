@@ -71,7 +71,8 @@ def draw(page: Page) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
         else:
             lines.append("You: no games in this season" + ("." if page.season.archived else " yet."))
     embed.description = "\n".join(lines)
-    footer = [f"Page {page.page} of {page.pages}", plural(page.total, "player")]
+    footer = [f"Page {page.page} of {page.pages}"] if page.pages > 1 else []
+    footer.append(plural(page.total, "player"))
     if any(r.rating.provisional for r in [*page.rows, *([page.mine] if page.mine else [])]):
         footer.append("? = provisional")
     if page.season.current > 1:

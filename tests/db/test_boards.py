@@ -163,6 +163,13 @@ async def test_a_record_has_best_finish_and_current_streak(stores: tuple[Store, 
     (record,) = await standings.record(GUILD, 1)
     assert record.streak is not None and (record.streak.won, record.streak.length) == (False, 1)
     assert (record.best_place, record.best_times, record.games, record.wins) == (1, 3, 6, 3)
+    # A draw for first: both count a win, and history says the first place was shared.
+    await finish_quickly(
+        store, guild_id=GUILD, channel_id=100, key="zipzap", places={1: 1, 2: 1, 3: 3}, names=names
+    )
+    (draw, left, *_), _, _ = await standings.history(GUILD, 1, None, 1, 10)
+    assert (draw.place, draw.shared, draw.players, draw.left) == (1, True, 3, False)
+    assert (left.shared, left.left) == (False, True)
 
 
 async def test_a_new_season_archives_the_standings_and_starts_from_the_ratings(
