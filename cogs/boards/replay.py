@@ -32,13 +32,14 @@ from cogs.table.buttons import view_of
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.lobby import Lobby
 from cogs.table.model import SeatInfo, Table
+from cogs.table.results import REPLAY_ID, replay_id
 from db.standings import RecordedGame, RecordedSeat
 from rules import get_game
 from rules.base import JSON, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
-STEP_ID = re.compile(r"rp:(?P<gid>\d{1,18}):(?P<step>\d{1,6}):(?P<dir>[fpnl])")
+STEP_ID = re.compile(REPLAY_ID)
 DOWNLOAD_ID = re.compile(r"rd:(?P<gid>\d{1,18})")
 NOT_FOUND = "There's no finished game #{id} in this server to replay."
 
@@ -235,7 +236,7 @@ async def download(interaction: discord.Interaction[Any], game_id: int) -> None:
     await answer(interaction, edit=False, content=text, file=discord.File(io.BytesIO(data), filename=name))
 
 
-ARROWS = {"f": "⏮️", "p": "◀️", "n": "▶️", "l": "⏭️"}
+ARROWS = {"f": "⏮️", "p": "◀️", "n": "▶️", "l": "⏭️", "w": "📼"}
 
 
 class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_ID.pattern):
@@ -247,7 +248,7 @@ class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_I
                 emoji=ARROWS[direction],
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"rp:{game_id}:{step}:{direction}",
+                custom_id=replay_id(game_id, step, direction),
             )
         )
         self.game_id, self.step = game_id, step

@@ -1,4 +1,5 @@
-"""What a finished game did to each person's rating, under its results: "alice 1523 (+18)".
+"""What a finished game did to each person's rating, under its results: "alice 1523 (+18)"; and
+the results' **Watch again** button, which opens the game's replay (cogs/boards/replay.py).
 
 The numbers come from the results rows the game's final commit wrote (``Store.rating_changes``),
 so they are exactly what /stats and /history show afterwards. Every name here is one a person
@@ -8,6 +9,7 @@ chose, so it is escaped: a nickname like ``**@everyone**`` shows as typed and pi
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -18,6 +20,26 @@ from db.store import RatingChange, Store
 log = logging.getLogger(__name__)
 
 FIELD = "Ratings"
+# A replay's step button: the game, the step it leads to, and which arrow it is (cogs/boards/replay.py
+# registers the DynamicItem that answers it; the format lives here so the table needs no import of
+# the boards).
+REPLAY_ID = r"rp:(?P<gid>\d{1,18}):(?P<step>\d{1,6}):(?P<dir>[fpnlw])"
+
+
+def replay_id(game_id: int, step: int, direction: str) -> str:
+    return f"rp:{game_id}:{step}:{direction}"
+
+
+def watch_again(table: Table) -> discord.ui.Button[Any]:
+    """Under the results: open this game's replay from its first step, privately."""
+    return discord.ui.Button(
+        label="Watch again",
+        emoji="📼",
+        style=discord.ButtonStyle.secondary,
+        custom_id=replay_id(table.id, 0, "w"),
+    )
+
+
 UNREAD = "The new ratings couldn't be read just now: `/stats` shows them."
 
 

@@ -40,7 +40,7 @@ from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
 from cogs.table.panels import Panels
 from cogs.table.pings import Announcer
-from cogs.table.results import add_ratings
+from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
 from db.models import LIVE_STATUSES, utcnow
@@ -302,7 +302,7 @@ class Spine:
         )
         embed = ui.final_embed(table)
         await add_ratings(self.store, table, embed)  # "alice 1523 (+18)" for each person
-        await self.messages.post(table, embed, [rematch])
+        await self.messages.post(table, embed, [rematch, watch_again(table)])
 
     def track_epoch(self, table: Table) -> None:
         epoch = getattr(self.uis[table.game.key], "epoch", None)

@@ -80,8 +80,8 @@ async def test_a_game_played_here_shows_ratings_history_and_its_replay(
     """alice and bob play a one-round Zip Zap game with a computer, through the bot. The results
     show each person's new rating and its change, the numbers /stats and /history show; /history
     links the final table message until a moderator deletes it; the replay ends on exactly the
-    final table message's drawing; Download gives a file `python -m rules replay` plays to the
-    same places."""
+    final table message's drawing, and the results' Watch again opens it for anyone; Download
+    gives the recorded game as JSON."""
     env, bot = simcord_env, simcord_bot
     t = await open_lobby(env, seats=3, rounds=1)
     channel, (alice, bob), lobby = t["channel"], t["actors"], t["lobby"]
@@ -125,6 +125,11 @@ async def test_a_game_played_here_shows_ratings_history_and_its_replay(
     await mod.delete(lobby)
     again = message_text((await alice.slash(channel, "history")).response)
     assert "/channels/" not in again and f"#{game_id} Zip Zap" in again
+
+    # Anyone can watch it again from the results' button, privately, from the deal.
+    watched = await mod.click(results, label="Watch again")
+    assert watched.ephemeral and f"Zip Zap #{game_id}" in watched.response.content
+    assert "the deal" in watched.response.content
 
     downloaded = await alice.click(replay, label="Download")
     (attachment,) = downloaded.response.attachments
