@@ -14,7 +14,21 @@ from cogs.table.results import escaped
 from rules import GAMES
 from rules.words import plural
 
-__all__ = ["NO_PINGS", "Dismiss", "answer", "escaped", "game_title", "ordinal", "plural", "win_rate"]
+__all__ = [
+    "NO_PINGS",
+    "READ_FAILED",
+    "Dismiss",
+    "acknowledge",
+    "answer",
+    "escaped",
+    "game_title",
+    "is_ephemeral",
+    "ordinal",
+    "plural",
+    "say",
+    "settle",
+    "win_rate",
+]
 
 log = logging.getLogger(__name__)
 

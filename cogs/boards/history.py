@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from cogs.boards import replay
-from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, ordinal, plural, say
+from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, ordinal, say
 from cogs.table.buttons import payload, view_of
 from db.ratings import change_text
 from db.standings import HistoryEntry, Opponent
@@ -182,6 +182,3 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
             return
         # A new private message: the history page stays where it was.
         await replay.show(interaction, int(chosen), 0, edit=False)
-
-
-__all__ = ["ALL", "HistoryPage", "ReplayPick", "plural", "send_page"]

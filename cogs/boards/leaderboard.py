@@ -50,7 +50,9 @@ def row_text(row: Standing) -> str:
     )
 
 
-def draw(page: Page) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+def draw(page: Page, *, private: bool) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+    """The page. The asker's own row, when it is not on the page, comes under it: after a "⋯"
+    in the channel (where "You" would read as whoever looks), as "You:" on a private page."""
     title = game_title(page.game)
     embed = discord.Embed(title=f"{title} — leaderboard", colour=discord.Colour.gold())
     lines = [season_line(page.season), ""]
@@ -65,11 +67,10 @@ def draw(page: Page) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
             lines.append(f"*Still provisional (under {PROVISIONAL_GAMES} games):*")
         lines.append(row_text(row))
     if page.rows and (page.mine is None or page.mine not in page.rows):
-        lines.append("")
         if page.mine is not None:
-            lines.append(f"You: {row_text(page.mine)}")
-        else:
-            lines.append("You: no games in this season" + ("." if page.season.archived else " yet."))
+            lines += [f"You: {row_text(page.mine)}"] if private else ["⋯", row_text(page.mine)]
+        elif private:
+            lines += ["", "You: no games in this season" + ("." if page.season.archived else " yet.")]
     embed.description = "\n".join(lines)
     footer = [f"Page {page.page} of {page.pages}"] if page.pages > 1 else []
     footer.append(plural(page.total, "player"))
@@ -114,7 +115,7 @@ async def send_board(interaction: discord.Interaction[Any], game: str, season: i
     if isinstance(found, str):
         await say(interaction, found)
         return
-    embed, items = draw(found)
+    embed, items = draw(found, private=False)
     try:
         await interaction.response.send_message(embed=embed, view=view_of(items), allowed_mentions=NO_PINGS)
     except (discord.HTTPException, OSError) as error:
@@ -150,5 +151,5 @@ class BoardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID
         if isinstance(found, str):
             await say(interaction, found, edit=edit)
             return
-        embed, items = draw(found)
+        embed, items = draw(found, private=True)
         await answer(interaction, edit=edit, embed=embed, view=view_of(items))

@@ -29,6 +29,7 @@ from cogs.boards.common import (
     plural,
     say,
     settle,
+    win_rate,
 )
 from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
@@ -50,17 +51,17 @@ def streak_text(streak: Streak | None) -> str | None:
     return "no win in the last game" if streak.length == 1 else f"{streak.length} games without a win"
 
 
+def counts(games: int, wins: int) -> str:
+    """ "6 games · 2 wins (33%)"; no rate for no games."""
+    rate = f" ({win_rate(wins, games)})" if games else ""
+    return f"{plural(games, 'game')} · {plural(wins, 'win')}{rate}"
+
+
 def game_field(record: GameRecord) -> tuple[str, str]:
     name = f"{game_title(record.game)} — {record.rating}"
-    season = f"Season {record.season}: {plural(record.games, 'game')} · {plural(record.wins, 'win')}" + (
-        f" ({round(100 * record.wins / record.games)}%)" if record.games else ""
-    )
-    lines = [season]
+    lines = [f"Season {record.season}: {counts(record.games, record.wins)}"]
     if record.season > 1 or record.total_games != record.games:
-        lines.append(
-            f"All time: {plural(record.total_games, 'game')} · {plural(record.total_wins, 'win')}"
-            + (f" ({round(100 * record.total_wins / record.total_games)}%)" if record.total_games else "")
-        )
+        lines.append(f"All time: {counts(record.total_games, record.total_wins)}")
     rest = []
     if record.best_place is not None:
         times = f" ({record.best_times} times)" if record.best_times > 1 else ""
