@@ -229,12 +229,11 @@ class Standings(StandingChanges):
                 raise ValueError(wanted)
             started = starts.get(wanted)
             if wanted == 1 and started is None:
-                first = await session.scalar(
-                    select(func.min(Game.finished_at)).where(
-                        Game.guild_id == guild_id, Game.game == game, Game.status == "finished"
-                    )
-                )
-                started = aware(first)
+                # Season 1 began with its first finished game (one before season 2, if any).
+                where = [Game.guild_id == guild_id, Game.game == game, Game.status == "finished"]
+                if (second := starts.get(2)) is not None:
+                    where.append(Game.finished_at < second)
+                started = aware(await session.scalar(select(func.min(Game.finished_at)).where(*where)))
             return SeasonInfo(wanted, current, started, starts.get(wanted + 1))
 
     async def seasons(self, guild_id: int, game: str) -> int:

@@ -229,6 +229,13 @@ async def test_a_new_season_archives_the_standings_and_starts_from_the_ratings(
     # Every game at once: season 3 of Zip Zap, 2 of everything else.
     started = dict(await standings.new_season(GUILD, ["zipzap", "trap"], 7, datetime.now(UTC)))
     assert started == {"zipzap": 3, "trap": 2}
+    # A game nobody played in season 1: season 1 has no start date, even once season 2 has games.
+    assert await standings.new_season(GUILD, ["spytrap"], 7, datetime.now(UTC)) == [("spytrap", 2)]
+    await finish_quickly(
+        store, guild_id=GUILD, channel_id=70, key="spytrap", places={1: 1, 2: 2}, names=names
+    )
+    first = await standings.season(GUILD, "spytrap", 1)
+    assert first.started_at is None and first.ended_at is not None
 
 
 async def test_forgetting_a_person_keeps_the_games_without_them(stores: tuple[Store, Standings]) -> None:
