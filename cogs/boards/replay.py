@@ -86,10 +86,13 @@ def _seat_at(record: RecordedGame, seat: RecordedSeat, step: int) -> SeatInfo:
 def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
     """Replay the whole game (for the round and phase marks) and keep the table at ``step``.
     The log grows as the live table's did (spine.act): a new deal starts it afresh."""
-    game = get_game(record.game)
-    options = game.parse_options(record.settings.get("rules", {}))
     players = len(record.seats)
-    state = game.new_game(players, options, record.seed)
+    try:
+        game = get_game(record.game)
+        options = game.parse_options(record.settings.get("rules", {}))
+        state = game.new_game(players, options, record.seed)
+    except (KeyError, ValueError) as error:  # a game or an option this version no longer has
+        raise Unplayable(f"its options: {error}") from error
     table = Table(
         id=record.id,
         guild_id=record.guild_id,

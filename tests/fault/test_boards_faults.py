@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from cogs.table.common import NOT_SAVED
 from cogs.table.results import UNREAD
-from db.models import PlayerStats, ResultRow, Season, SeasonStanding, Seat
+from db.models import ActionRow, Game, PlayerStats, ResultRow, Season, SeasonStanding, Seat
 from tests.e2e.boards_helpers import Sitter, finish_quickly, record_game
 from tests.e2e.simhelpers import buttons, message_text, reply_text
 from tests.e2e.zipzap_driver import Player, open_lobby, play_to_end
@@ -240,3 +240,36 @@ async def test_board_buttons_keep_working_after_a_restart(
     assert "Page 2 of 2" in message_text(older.response)
     step = await alice.click(replay, custom_id=forward(replay))
     assert "step 1 of" in step.response.content
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_recorded_game_that_no_longer_replays_is_explained(
+    simcord_env: Any, simcord_bot: Any
+) -> None:
+    """A game whose log no longer replays (here its 5th action altered in the database, as a
+    change of the rules could make it) is refused with the action and the reason; one whose
+    options are no longer valid likewise. Nothing crashes. Seen to fail with ``rebuild`` letting
+    the engine's IllegalAction out: "Something went wrong on my side" and an error in the log."""
+    env, bot = simcord_env, simcord_bot
+    guild, channel, (alice, bob) = await people(env, "alice", "bob")
+    sitters = [Sitter(alice.id, "alice"), Sitter(bob.id, "bob")]
+    gid = await record_game(
+        bot.store, guild_id=guild.id, channel_id=channel.id, key="zipzap", sitters=sitters
+    )
+    broken = await record_game(
+        bot.store, guild_id=guild.id, channel_id=channel.id, key="trap", sitters=sitters
+    )
+    async with bot.database.sessions() as session, session.begin():
+        fifth = (
+            await session.scalars(select(ActionRow).where(ActionRow.game_id == gid).order_by(ActionRow.seq))
+        ).all()[4]
+        fifth.action = "W11"
+        await session.execute(update(Game).where(Game.id == broken).values(options={"rules": {"size": 99}}))
+    said = await alice.slash(channel, "replay", number=gid)
+    assert (
+        said.ephemeral
+        and f"Game #{gid} can't be replayed with this version of its rules (action 5" in reply_text(said)
+    )
+    said = await alice.slash(channel, "replay", number=broken)
+    assert f"Game #{broken} can't be replayed" in reply_text(said) and "options" in reply_text(said)
+    assert env.errors == []
