@@ -465,6 +465,17 @@ class Standings(StandingChanges):
                 message_id=row.table_message_id,
             )
 
+    async def name_of(self, guild_id: int, user_id: int) -> str | None:
+        """The name a person last played under here (None if they have no standing)."""
+        async with self.db.sessions() as session:
+            name = await session.scalar(
+                select(PlayerStats.name)
+                .where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
+                .order_by(PlayerStats.updated_at.desc())
+                .limit(1)
+            )
+            return str(name) if name is not None else None
+
     async def has_record(self, guild_id: int, user_id: int) -> bool:
         async with self.db.sessions() as session:
             stats = await session.scalar(

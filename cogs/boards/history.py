@@ -110,9 +110,16 @@ async def send_page(
         await say(interaction, READ_FAILED, edit=edit)
         return
     own = user_id == interaction.user.id
-    if name is None:  # a page button: the name as the server knows them now
+    if name is None:  # a page button: the name the server shows, else the one they played under
         member = interaction.guild.get_member(user_id) if interaction.guild is not None else None
-        name = member.display_name if member is not None else "A player"
+        if member is not None:
+            name = member.display_name
+        else:
+            try:
+                name = await interaction.client.standings.name_of(guild_id, user_id)
+            except Exception:
+                log.warning("could not read a player's name", exc_info=True)
+            name = name or "A player"
     embed, items = draw(escaped(name), own, entries, page, pages, user_id, game, guild_id)
     await answer(interaction, edit=edit, embed=embed, view=view_of(items))
 
