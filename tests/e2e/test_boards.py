@@ -210,7 +210,9 @@ async def test_the_leaderboard_pages_through_everyone_and_shows_the_askers_row(
 
 
 @pytest.mark.simcord(settle_timeout=30)
-async def test_stats_and_history_of_a_regular(simcord_env: Any, simcord_bot: Any) -> None:
+async def test_stats_and_history_of_a_regular(
+    simcord_env: Any, simcord_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """alice plays six Zip Zap games and a Trap game (real games, played by the computer
     players): /stats shows her rating, games, wins, win rate, best finish and streak per game;
     /history pages five at a time, filters by game, and anyone may look at hers, privately."""
@@ -256,6 +258,14 @@ async def test_stats_and_history_of_a_regular(simcord_env: Any, simcord_bot: Any
     assert message_text(second.response).count(" · <t:") == 2 and "#1 Zip Zap" in message_text(
         second.response
     )
+    assert "alice's recent games" in message_text(second.response)
+    # The bot has no members intent: a member it doesn't have cached is named as they played.
+    monkeypatch.setattr(discord.Guild, "get_member", lambda _guild, _user_id: None)
+    back = await bob.click(second.response, custom_id=button(second.response, "◀")["custom_id"])
+    assert "alice's recent games" in message_text(back.response) and "Page 1 of 2" in message_text(
+        back.response
+    )
+    monkeypatch.undo()
     only_trap = await alice.slash(channel, "history", game="trap")
     assert "Your recent Trap games" in message_text(only_trap.response)
     assert message_text(only_trap.response).count(" · <t:") == 1
