@@ -75,7 +75,7 @@ async def ask(interaction: discord.Interaction[Any], game: str) -> None:
         "• Everyone carries their rating into the new season, with more room to move: its "
         "uncertainty goes halfway back to a newcomer's, so the new season sorts itself out "
         "within a few games.",
-        "• This season's games, wins and points start again from 0; all-time counts stay in `/stats`.",
+        "• This season's games, wins and points start again from 0; all-time counts stay in `/stats show`.",
     ]
     items: list[discord.ui.Item[Any]] = [SeasonConfirm(game, int(time.time()), label), Dismiss()]
     await answer(interaction, edit=False, content="\n".join(lines), view=view_of(items))

@@ -40,7 +40,7 @@ def watch_again(table: Table) -> discord.ui.Button[Any]:
     )
 
 
-UNREAD = "The new ratings couldn't be read just now: `/stats` shows them."
+UNREAD = "The new ratings couldn't be read just now: `/stats show` has them."
 
 
 def escaped(name: str) -> str:
