@@ -89,7 +89,7 @@ class Spine:
         )
         self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
         self.announcer = Announcer(self.messages, scheduler)
-        self.thread_lines = ThreadLines(bot, store, self.drawing)
+        self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
         self.draining = False
@@ -199,7 +199,7 @@ class Spine:
             return  # its owner draws it
         self.messages.keep_closed(table)
         self.messages.request(table)
-        self.messages.spawn(self.thread_lines.update(table))
+        self.thread_lines.request(table)
 
     async def act(self, table: Table, seat: int | None, action: str, actor_id: int | None) -> list[Event]:
         """Apply one action and commit it; the caller holds ``table.lock``.
@@ -280,7 +280,7 @@ class Spine:
         if table.status == "finished":
             self.forget(table)
             self.announcer.forget(table.id)
-            self.messages.spawn(self.thread_lines.update(table))
+            self.thread_lines.request(table)
             self.messages.keep_closed(table)
             self.panels.refresh(table)
             if render:
