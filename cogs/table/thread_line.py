@@ -48,11 +48,25 @@ class ThreadLines:
         self._lookup = lookup
 
     async def post(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:
-        text = self.drawing.thread_line(table)
+        """Post the line (once Discord takes it, if it says "try later" now)."""
+        del parent  # posted through the bot's own channel handle, which a retry can use too
+        await self.effects.run(f"tline{table.id}", partial(self._post, table.id, parent_id))
+
+    async def _post(self, table_id: int, parent_id: int) -> None:
+        table = self._lookup(table_id)
+        if table is None or isinstance(table.settings.get("line"), list):
+            return  # the table is gone, or its line stands already
         join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
+        items: list[discord.ui.Item[Any]] = [join] if table.status == "lobby" else []
         try:
-            message = await parent.send(text, view=view_of([join]))
+            message = await self.bot.get_partial_messageable(parent_id).send(
+                self.drawing.thread_line(table),
+                view=view_of(items),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                raise TryLater(error) from error
             log.info("could not post table %s's line in the parent channel: %s", table.id, error)
             return
         table.settings["line"] = [parent_id, message.id]

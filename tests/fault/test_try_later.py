@@ -224,3 +224,25 @@ async def test_the_thread_line_catches_up(simcord_env, simcord_bot, monkeypatch,
     await env.advance_time(SOON)
     line = next(m for m in channel.history() if m.id == line.id)
     assert "under way" in (line.content or "") and buttons(line) == []
+
+
+@pytest.mark.parametrize("times", [1, 2])
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.simcord(settle_timeout=20)
+async def test_the_thread_line_is_posted_once_discord_takes_it(
+    simcord_env, simcord_bot, monkeypatch, fault, times
+):
+    """`/zipzap new thread:true`: posting the line with its Join button in the parent channel
+    meets Discord's trouble; within seconds it is there, and its Join seats people."""
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("game-night")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    fail(env, bot, monkeypatch, fault, "POST", f"/channels/{channel.id}/messages", times)
+    await alice.slash(channel, "zipzap new", seats=2, thread=True, speed="off")
+    await env.advance_time(SOON)
+    line = next(m for m in channel.history() if "Press **Join**" in (m.content or ""))
+    await bob.click(line, label="Join")
+    table = bot.referee.table_in(channel.threads[0].id)
+    assert table.seat_of(bob.id) is not None
