@@ -250,8 +250,16 @@ class Panels:
         view = view_of(items)
         try:
             message = await interaction.user.send(embed=embed, view=view)
-        except (discord.HTTPException, OSError):
-            note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                # Not the person's settings: Discord's trouble. Nothing to retry behind their
+                # back (a DM they didn't see arrive would surprise them): say so, hand it here.
+                note = (
+                    "Discord didn't deliver the DM just now, so here is your hand here. "
+                    "Press **Hand by DM** again in a moment to move it to your DMs."
+                )
+            else:
+                note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
             await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()

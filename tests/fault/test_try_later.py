@@ -246,3 +246,20 @@ async def test_the_thread_line_is_posted_once_discord_takes_it(
     await bob.click(line, label="Join")
     table = bot.referee.table_in(channel.threads[0].id)
     assert table.seat_of(bob.id) is not None
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.simcord(settle_timeout=20)
+async def test_hand_by_dm_during_discords_trouble(simcord_env, simcord_bot, monkeypatch, fault):
+    """Hand by DM while Discord says "try later": the hand comes here at once with a note that says
+    what happened (not "your DMs may be closed"), and pressing again later moves it to the DMs."""
+    env, bot = simcord_env, simcord_bot
+    t = await trap_for_two(env, bot)
+    bob = t["actors"][1]
+    fail(env, bot, monkeypatch, fault, "POST", "/channels/*/messages", 1)
+    r = await bob.click(t["lobby"], label="Hand by DM")
+    assert r.ephemeral and "didn't deliver the DM just now" in message_text(r.response)
+    assert playable(r.response) == [] and buttons(r.response), "his panel (Alice moves first)"
+    await env.advance_time(5)
+    await bob.click(t["lobby"], label="Hand by DM")
+    assert bob.user.dm_channel is not None and bob.user.dm_channel.history(), "now in his DMs"
