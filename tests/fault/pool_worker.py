@@ -28,3 +28,9 @@ def decide_then_die_once(marker: str, *args: Any) -> Decision:
     os.close(marker_fd)
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("SIGKILL cannot be caught")
+
+
+def die(*args: Any) -> Decision:
+    """A job that SIGKILLs its own worker every time: a decision no worker survives."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("SIGKILL cannot be caught")

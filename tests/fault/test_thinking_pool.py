@@ -1,16 +1,19 @@
 """The thinking pool heals (issue 19): a worker killed while idle or while thinking, and a pool that
-fails to start, are replaced on the next decision; the decision in hand falls back to a legal
-move within its time budget; Ctrl-C to the bot's process group stops the workers quietly.
+fails to start, are replaced on the next decision; a decision that cannot be thought out falls
+back to a legal move within its time budget; Ctrl-C to the bot's process group stops the
+workers quietly; and workers never outlive a bot that was killed.
 
 The first three run the real bot through SimCord against the hard Trap computer, whose moves
 are thought out in real worker processes. The move clock is off, so nothing but the computer's
 own decision ever moves its seat. Every computer move is checked against the database: the
 position it was played from is rebuilt from the stored actions, and the move must be the one the
 hard search gives there (it thought) or, where the test says so, ``fallback``'s (it could not).
+The last two run a real bot process (tests/fault/thinking_child.py) and signal it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import selectors
@@ -18,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from functools import partial
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -29,15 +33,17 @@ from cogs.table import thinking
 from cogs.table.model import Table
 from cogs.table.thinking import decide, fallback
 from db.engine import migrate
+from rules.trap import Trap
 from tests.e2e.trap_driver import open_table
 from tests.fault.fault_helpers import replay
-from tests.fault.pool_worker import decide_then_die_once
+from tests.fault.pool_worker import decide_then_die_once, die
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("thinking_child.py")
 SEED = 3
 CPU = 1  # alice opens the table (seat 0); the computer is added to seat 1
 STOP_WITHIN = 10.0
+GAME = Trap()
 
 
 async def _hard_table(env: Any, bot: Any) -> tuple[dict[str, Any], Table]:
@@ -105,8 +111,8 @@ async def test_an_idle_worker_killed_is_replaced_and_the_computer_thinks_again(
 
     Seen to fail on the code before this change: ``BrokenProcessPool`` was raised by the submit,
     outside the guarded part of ``Thinker.decide``; the thought failed, no move was booked and,
-    with the move clock off, the computer never moved again ("1 == 4"; and the failed thought's
-    error was logged)."""
+    with the move clock off, the computer never moved again ("assert 1 == (1 + 3)", and "a
+    computer's thought failed" logged with the BrokenProcessPool)."""
     env, referee = simcord_env, simcord_bot.referee
     starts = _count_starts(monkeypatch)
     t, table = await _hard_table(env, simcord_bot)
@@ -145,8 +151,8 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_decision_thoug
     computer plays the search's move; later moves use that same pool.
 
     Seen to fail on the code before this change: the broken job was caught, but the decision
-    fell back to a random legal move at once ("'d3>c2' == 'e2>e3'": the fallback's move played
-    where the search's belonged)."""
+    fell back to a random legal move at once ("['e2', 'c4', 'b3'] == ['c4', 'c4', 'b3']": the
+    fallback's e2 played where the search's c4 belonged)."""
     env, referee = simcord_env, simcord_bot.referee
     marker = tmp_path / "died"
     monkeypatch.setattr(thinking, "decide", partial(decide_then_die_once, str(marker)))
@@ -192,25 +198,62 @@ async def test_a_pool_that_fails_to_start_falls_back_then_starts_afresh(
     assert not env.errors
 
 
-def _running(pid: int) -> bool:
-    """Whether the process exists and has not exited (a zombie has exited)."""
+async def test_a_decision_no_worker_survives_is_tried_in_one_fresh_pool_then_falls_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Thinker on its own, with a decision whose job kills its worker every time: it is
+    thought again in one fresh pool only (a decision that kills workers must not start pools
+    without end), then ``fallback`` plays a legal move; the next decision, whose worker lives,
+    gets a fresh pool again and thinks.
+
+    Seen to fail with the retry unbounded (three tries instead of two: "assert [1, 1, 1] == [1,
+    1]"), and on the code before this change (no second try: "assert [1] == [1, 1]")."""
+    state = GAME.new_game(2, GAME.parse_options({"quick_setup": True}), SEED)
+    seat = state.view(None)["to_move"]
+    view, legal, seed = state.view(seat), state.legal_actions(seat), f"{SEED}:0:{seat}"
+    settings = {"speed": 1.0}
+    starts = _count_starts(monkeypatch)
+    thinker = thinking.Thinker(workers=1)
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+        monkeypatch.setattr(thinking, "decide", die)
+        assert await thinker.decide("trap", "hard", settings, view, legal, seed) == fallback(legal, seed)
+        assert starts == [1, 1], "one fresh pool for the decision in hand, no more"
+        monkeypatch.setattr(thinking, "decide", decide)
+        thought = await thinker.decide("trap", "hard", settings, view, legal, seed)
+        assert thought == decide("trap", "hard", settings, view, legal, seed)
+        assert starts == [1, 1, 1] and thinker.started
+    finally:
+        thinker.shutdown()
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="reads worker states from /proc")
-def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path: Path) -> None:
-    """Ctrl-C in a terminal sends SIGINT to the whole foreground process group: the bot and its
-    worker processes alike. The child (tests/fault/thinking_child.py) runs the real bot under
-    ``run_until_stopped`` in a session of its own, with the hard Trap computer thinking in its
-    pool; once the workers exist, SIGINT goes to the group. The bot stops itself cleanly (exit
-    0), the workers ignore the signal and are stopped by the bot, and nothing prints a traceback.
+def _group(pgid: int) -> list[int]:
+    """The processes of a process group that have not exited (a zombie has exited)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended while we looked
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
 
-    Seen to fail on the code before this change: exit 0, but every worker printed a
-    ``KeyboardInterrupt`` traceback on stderr ("'Traceback' not in …")."""
+
+def _left_behind(pgid: int) -> list[int]:
+    """What is still running of the bot's process group once nothing more should end: its
+    forkserver and resource tracker leave as the last worker does, so give them a moment."""
+    deadline = time.monotonic() + 30
+    while (running := _group(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return running
+
+
+@contextlib.contextmanager
+def _bot_with_workers(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], list[int], Path]]:
+    """A real bot process (tests/fault/thinking_child.py) in a session and process group of its
+    own, as a terminal's foreground job is, once the hard computer has thought in its pool:
+    (the process, its worker pids, its stderr file). Whatever of the group is left at the end is
+    killed, so a failing run leaves nothing behind."""
     path = tmp_path / "referee.sqlite3"
     url = f"sqlite+aiosqlite:///{path}"
     migrate(url)
@@ -224,11 +267,10 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path: Path) -
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,
-            start_new_session=True,  # its own process group, as a terminal's foreground job has
+            start_new_session=True,
         )
     assert child.stdout is not None
     workers: list[int] = []
-    said: list[str] = []
     selector = selectors.DefaultSelector()
     selector.register(child.stdout, selectors.EVENT_READ)
     deadline = time.monotonic() + 120
@@ -239,22 +281,54 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path: Path) -
                 continue
             line = child.stdout.readline()
             assert line, f"the child ended first:\n{stderr.read_text()[-3000:]}"
-            kind, *rest = line.split()
-            said.append(kind)
-            if kind == "WORKERS":
-                workers = [int(pid) for pid in rest]
+            if line.startswith("WORKERS "):
+                workers = [int(pid) for pid in line.split()[1:]]
         assert all(os.getpgid(pid) == child.pid for pid in workers), "the workers share its group"
-        os.killpg(child.pid, signal.SIGINT)
-        out, _ = child.communicate(timeout=STOP_WITHIN + 5)
-        said += [line.split()[0] for line in out.splitlines() if line.strip()]
+        yield child, workers, stderr
     finally:
         selector.close()
-        if child.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+        child.wait()
         child.stdout.close()
-    log = stderr.read_text()
-    assert child.returncode == 0, f"exit {child.returncode}:\n{log[-3000:]}"
-    assert "STOPPED" in said, "run_until_stopped returned: the bot closed"
-    assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
-    assert not [pid for pid in workers if _running(pid)], "the bot stopped its workers before exiting"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads process groups from /proc")
+def test_ctrl_c_to_the_process_group_stops_the_workers_quietly(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal sends SIGINT to the whole foreground process group: the bot and its
+    workers alike. The child runs the real bot under ``run_until_stopped`` with the hard Trap
+    computer thinking in its pool; once the workers exist, SIGINT goes to the group. The bot
+    stops itself cleanly (exit 0); the workers ignore the signal, so the pool is still whole
+    when the bot shuts it down (the child says so); nothing prints a traceback; and nothing of
+    the group is left running.
+
+    Seen to fail on the code before this change: exit 0, but the worker printed "Process
+    ForkServerProcess-1: Traceback … KeyboardInterrupt" on stderr (and a decision it had in hand
+    logged "a thinking worker died" with a BrokenProcessPool traceback); the first assertion to
+    fail was "'POOL whole' in ['STOPPED']" (that decision had dropped the broken pool; without a
+    decision in hand it reads "POOL broken")."""
+    with _bot_with_workers(tmp_path) as (child, _workers, stderr):
+        os.killpg(child.pid, signal.SIGINT)
+        out, _ = child.communicate(timeout=STOP_WITHIN + 5)
+        log = stderr.read_text()
+        assert child.returncode == 0, f"exit {child.returncode}:\n{log[-3000:]}"
+        said = out.splitlines()
+        assert "STOPPED" in said, "run_until_stopped returned: the bot closed"
+        assert "POOL whole" in said, f"the bot stopped its workers, not the signal: {said}"
+        assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
+        assert not _left_behind(child.pid), "the bot stopped its workers; nothing of it is left"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads process groups from /proc")
+def test_workers_do_not_outlive_a_killed_bot(tmp_path: Path) -> None:
+    """A bot killed outright (SIGKILL to the bot alone, as the OOM killer does) cannot stop its
+    workers: each worker watches the bot and exits when it is gone, and with the last of them
+    the forkserver and the resource tracker go too.
+
+    Seen to fail on the code before this change: 30 s after the kill the worker, the forkserver
+    and the resource tracker were all still running ("assert not [6342, 6343, 6344]"), the
+    worker waiting for work forever."""
+    with _bot_with_workers(tmp_path) as (child, _workers, _stderr):
+        child.kill()
+        child.wait()
+        assert not _left_behind(child.pid), "nothing of the killed bot is left running"

@@ -9,6 +9,7 @@ her turn and the computer thinks in the pool. It prints, flushed, one line per e
 watches:
 
     WORKERS <pid> …     the pool's worker processes, once the computer has thought in them
+    POOL <whole|broken> when the bot shuts its pool down: whether every worker was still there
     OVER                the game ended (the bot keeps serving until it is stopped)
     STOPPED             run_until_stopped returned: the bot closed
 """
@@ -45,6 +46,14 @@ async def game_night(url: str, seed: int) -> None:
         await alice.click(t["lobby"], label="Start")
         table = bot.referee.tables[bot.referee.by_channel[channel.id]]
         thinker = bot.referee.thinker
+        shutdown = thinker.shutdown
+
+        def reported_shutdown() -> None:
+            if thinker._pool is not None:
+                say(f"POOL {'broken' if thinker._pool._broken else 'whole'}")  # type: ignore[attr-defined]
+            shutdown()
+
+        thinker.shutdown = reported_shutdown  # type: ignore[method-assign]
         rng = random.Random(seed)
 
         async def play() -> None:
