@@ -108,9 +108,9 @@ class Thinker:
 
     async def _executor(self) -> ProcessPoolExecutor:
         """The pool, started if there is none. Raises ``PoolUnavailable`` if it cannot start."""
-        if self.closed:
-            raise ThinkerClosed("the thinker is shut down")
-        if self._pool is None:
+        while self._pool is None:
+            if self.closed:
+                raise ThinkerClosed("the thinker is shut down")
             starting = self._starting
             if starting is None:
                 # Starting processes takes tens of milliseconds: do it in a thread, not on the
@@ -130,9 +130,9 @@ class Thinker:
                 await asyncio.shield(starting)
             except Exception as error:
                 raise PoolUnavailable(f"the thinking pool could not start ({error!r})") from error
+            # Adopted now, unless the thinker was shut down meanwhile (the loop says so) or the
+            # new pool already broke in another decision's hands (the loop starts another).
             self._started(starting)
-            if self._pool is None:
-                raise ThinkerClosed("the thinker is shut down")
         return self._pool
 
     def _started(self, starting: asyncio.Future[ProcessPoolExecutor]) -> None:
