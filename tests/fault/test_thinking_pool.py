@@ -13,6 +13,7 @@ The last two run a real bot process (tests/fault/thinking_child.py) and signal i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import os
@@ -20,6 +21,7 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -223,6 +225,45 @@ async def test_a_decision_no_worker_survives_is_tried_in_one_fresh_pool_then_fal
         assert thought == decide("trap", "hard", settings, view, legal, seed)
         assert starts == [1, 1, 1] and thinker.started
     finally:
+        thinker.shutdown()
+
+
+async def test_a_slow_start_counts_against_the_budget_and_is_kept_for_the_next_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool's start hangs (held on an event by the test) past the decision's budget: the
+    decision plays ``fallback``'s legal move when its budget runs out, not when the start ends.
+    The start goes on without it; once it ends, its pool is kept, and the next decision thinks
+    in it without starting another.
+
+    Seen to fail on the code before this change: the start was awaited outside the budget, so
+    the decision waited for the start however long it took (the test's own 30 s limit ran out:
+    "TimeoutError")."""
+    state = GAME.new_game(2, GAME.parse_options({"quick_setup": True}), SEED)
+    seat = state.view(None)["to_move"]
+    view, legal, seed = state.view(seat), state.legal_actions(seat), f"{SEED}:0:{seat}"
+    settings = {"speed": 1.0}
+    release = threading.Event()
+    real = thinking._started_pool
+    starts: list[int] = []
+
+    def held(workers: int) -> Any:
+        starts.append(workers)
+        assert release.wait(60), "the test never released the start"
+        return real(workers)
+
+    monkeypatch.setattr(thinking, "_started_pool", held)
+    thinker = thinking.Thinker(workers=1)
+    try:
+        asked = thinker.decide("trap", "hard", settings, view, legal, seed, budget=0.2)
+        assert await asyncio.wait_for(asked, 30) == fallback(legal, seed)
+        assert starts == [1] and not thinker.started
+        release.set()
+        thought = await asyncio.wait_for(thinker.decide("trap", "hard", settings, view, legal, seed), 30)
+        assert thought == decide("trap", "hard", settings, view, legal, seed)
+        assert starts == [1] and thinker.started, "the start nobody waited for was kept and used"
+    finally:
+        release.set()
         thinker.shutdown()
 
 
