@@ -8,7 +8,8 @@ are thought out in real worker processes. The move clock is off, so nothing but 
 own decision ever moves its seat. Every computer move is checked against the database: the
 position it was played from is rebuilt from the stored actions, and the move must be the one the
 hard search gives there (it thought) or, where the test says so, ``fallback``'s (it could not).
-The last two run a real bot process (tests/fault/thinking_child.py) and signal it.
+Two more ask the Thinker directly (a decision no worker survives, a start that hangs); the
+last two run a real bot process (tests/fault/thinking_child.py) and signal it.
 """
 
 from __future__ import annotations
