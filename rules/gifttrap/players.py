@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.base import JSON, Action
-from rules.gifttrap import NO_MATCH, TOKEN_POINTS, TOKENS
+from rules.gifttrap.tokens import NO_MATCH, TOKEN_POINTS, TOKENS
 
 RECENT_ROUNDS = 8  # how far back a computer player remembers tastes
 UNRANKED = -0.5  # what an untokened gift in an earlier round says about a taste: a mild no

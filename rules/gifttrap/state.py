@@ -1,4 +1,4 @@
-"""GiftTRAP: a party game of secret giving and getting (RULINGS.md §4).
+"""GiftTRAP's state: a round's set-up, the secret choices, the reveal, and what each seat may see.
 
 A round: the dealer picks a pack (a price tier), players + 1 gifts are laid out on numbered spaces,
 everyone secretly gives each other player one gift and secretly ranks the gifts with four tokens,
@@ -6,21 +6,7 @@ then the table reveals every received gift, one at a time, moving the GIVE and G
 
 Seats are 0-based everywhere (actions, views, event data); event *texts* call another seat
 "seat N" with N 1-based, as a renderer without names would; renderers should prefer the data.
-
-Actions (letters, digits and ``-`` only):
-- ``pack-1`` … ``pack-4``: the dealer picks the $, $$, $$$ or $$$$ pack (the referee, seat None,
-  sends the seeded default when the ``pack`` timer runs out).
-- ``give-<seat>-<n>``: give gift ``n`` to that seat (replaces the gift chosen for that seat before).
-- ``givemore-<seat>`` / ``givemore-none``: put your Give More card with the gift for that seat, or
-  take it back.
-- ``rank-great-<n>``, ``rank-good-<n>``, ``rank-ok-<n>``, ``rank-noway-<n>``: put that token on gift
-  ``n`` (moving it from where it was); ``unrank-<n>`` takes your token off gift ``n``.
-- ``getmore-<seat>`` / ``getmore-none``: put your Get More card under that giver's gift, or take it back.
-- ``ready``: lock your choices in (they must be complete); no more changes this round.
-- ``gifttrap-<n>``: play your once-a-game GiftTRAP card on gift ``n`` (choosing phase or reveal).
-- ``next``: start the next round (any seat, or the referee on the ``next_round`` timer).
-- System actions (seat None): ``fill`` (``choosing`` timer: complete the choices of everyone not ready),
-  ``reveal`` (``reveal_step`` timer: reveal the next received gift), ``pack-<k>`` and ``next``.
+The actions are listed in actions.py.
 
 Spectator view (``view(None)``), every key:
 - ``game`` "gifttrap"; ``seat`` None (the seat number in a seat's view); ``players``.
@@ -69,32 +55,24 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.base import (
     JSON,
     Action,
-    ComputerPlayer,
     Event,
-    Game,
     IllegalAction,
     Placement,
     QuietAction,
     Result,
     State,
 )
+from rules.gifttrap.actions import Move, parse_action
+from rules.gifttrap.gifts import GIFTS, PACK_GIFTS, PACKS, PRICES, Gift
+from rules.gifttrap.options import GO, GiftTrapOptions, options_to_json, parse_options
+from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS
 
-GIFTS_FILE = Path(__file__).resolve().parent / "data" / "gifts.json"
-TOKENS = ("great", "good", "ok", "noway")
-TOKEN_POINTS = {"great": 3, "good": 2, "ok": 1, "noway": -4}
-TOKEN_LABELS = {"great": "GREAT +3", "good": "GOOD +2", "ok": "OK +1", "noway": "NO WAY −4"}
-NO_MATCH = -1
-NO_MATCH_LABEL = "NO MATCH −1"
-GO = 0
-DEFAULT_TRACK_LENGTH = 20  # [H] RULINGS §4
-PACKS = (1, 2, 3, 4)
+GAME_KEY = "gifttrap"
 # What the public history keeps of each revealed gift (the gift's name and emoji are in its layout).
 HISTORY_KEYS = (
     "receiver",
@@ -110,105 +88,8 @@ HISTORY_KEYS = (
 )
 
 
-@dataclass(frozen=True)
-class Gift:
-    id: str
-    name: str
-    emoji: str
-    tags: tuple[str, ...]
-    pack: int
-
-    def to_json(self) -> JSON:
-        return {"gift": self.id, "name": self.name, "emoji": self.emoji, "tags": list(self.tags)}
-
-    @property
-    def label(self) -> str:
-        return f"{self.emoji} {self.name}"
-
-
-def load_gifts(path: Path = GIFTS_FILE) -> tuple[dict[int, str], dict[int, list[Gift]]]:
-    """The price of each pack and its gifts, from the project's own gift list."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    prices: dict[int, str] = {}
-    packs: dict[int, list[Gift]] = {}
-    for pack in data["packs"]:
-        number = int(pack["pack"])
-        prices[number] = str(pack["price"])
-        packs[number] = [
-            Gift(g["id"], g["name"], g["emoji"], tuple(g["tags"]), number) for g in pack["gifts"]
-        ]
-    return prices, packs
-
-
-PRICES, PACK_GIFTS = load_gifts()
-GIFTS: dict[str, Gift] = {g.id: g for gifts in PACK_GIFTS.values() for g in gifts}
-
-
 def seat_name(seat: int) -> str:
     return f"seat {seat + 1}"
-
-
-# ---------------------------------------------------------------------------------------------
-# Options
-
-
-@dataclass(frozen=True)
-class GiftTrapOptions:
-    track_length: int = DEFAULT_TRACK_LENGTH  # the GIFTED space
-    strategy_cards: bool = True  # Give More, Get More and GiftTRAP
-
-    def __post_init__(self) -> None:
-        length = self.track_length
-        if isinstance(length, bool) or not isinstance(length, int) or not 5 <= length <= 60:
-            raise ValueError("The track length must be a whole number from 5 to 60.")
-        if not isinstance(self.strategy_cards, bool):
-            raise ValueError("strategy_cards must be true or false.")
-
-
-# ---------------------------------------------------------------------------------------------
-# Parsing actions
-
-
-@dataclass(frozen=True)
-class Move:
-    verb: str  # pack, give, givemore, rank, unrank, getmore, ready, gifttrap, next, fill, reveal
-    seat: int | None = None  # the other seat named in the action (None: "none")
-    space: int | None = None
-    token: str | None = None
-    pack: int | None = None
-
-
-def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() and str(int(text)) == text else None
-
-
-def parse_action(action: Action) -> Move:
-    parts = action.split("-")
-    verb = parts[0]
-    if verb in ("ready", "next", "fill", "reveal") and len(parts) == 1:
-        return Move(verb)
-    if verb == "pack" and len(parts) == 2 and (k := _number(parts[1])) is not None:
-        return Move("pack", pack=k)
-    if verb == "give" and len(parts) == 3:
-        seat, space = _number(parts[1]), _number(parts[2])
-        if seat is not None and space is not None:
-            return Move("give", seat=seat, space=space)
-    if verb in ("givemore", "getmore") and len(parts) == 2:
-        if parts[1] == "none":
-            return Move(verb)
-        if (seat := _number(parts[1])) is not None:
-            return Move(verb, seat=seat)
-    if verb == "rank" and len(parts) == 3 and parts[1] in TOKENS and (n := _number(parts[2])) is not None:
-        return Move("rank", space=n, token=parts[1])
-    if verb in ("unrank", "gifttrap") and len(parts) == 2 and (n := _number(parts[1])) is not None:
-        return Move(verb, space=n)
-    raise IllegalAction(
-        f"'{action}' is not a GiftTRAP action: try 'give-1-3', 'rank-great-2', 'ready' or 'gifttrap-4'."
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# State
 
 
 class GiftTrapState(State):
@@ -765,7 +646,7 @@ class GiftTrapState(State):
 
     def view(self, seat: int | None) -> JSON:
         data: JSON = {
-            "game": GiftTrap.key,
+            "game": GAME_KEY,
             "seat": seat,
             "players": self.players,
             "phase": self.phase,
@@ -879,10 +760,10 @@ class GiftTrapState(State):
 
     def to_json(self) -> JSON:
         return {
-            "game": GiftTrap.key,
+            "game": GAME_KEY,
             "version": 1,
             "players": self.players,
-            "options": GiftTrap().options_to_json(self.options),
+            "options": options_to_json(self.options),
             "seed": self.seed,
             "round": self.round,
             "phase": self.phase,
@@ -910,9 +791,9 @@ class GiftTrapState(State):
 
     @classmethod
     def from_json(cls, data: JSON) -> GiftTrapState:
-        if data.get("game") != GiftTrap.key:
+        if data.get("game") != GAME_KEY:
             raise ValueError(f"Not a GiftTRAP state: game is {data.get('game')!r}.")
-        state = cls(data["players"], GiftTrap().parse_options(data["options"]), data["seed"])
+        state = cls(data["players"], parse_options(data["options"]), data["seed"])
         state.round = data["round"]
         state.phase = data["phase"]
         state.dealer = data["dealer"]
@@ -944,187 +825,3 @@ def _copy_json(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy_json(v) for v in value]
     return value
-
-
-# ---------------------------------------------------------------------------------------------
-# The game
-
-
-class GiftTrap(Game[GiftTrapState]):
-    key: ClassVar[str] = "gifttrap"
-    title: ClassVar[str] = "GiftTRAP"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 8
-    timers: ClassVar[dict[str, dict[str, float | None]]] = {
-        "off": {"pack": 300.0, "choosing": 900.0, "reveal_step": 5.0, "next_round": 180.0},
-        "relaxed": {"pack": 60.0, "choosing": 180.0, "reveal_step": 4.0, "next_round": 30.0},
-        "fast": {"pack": 20.0, "choosing": 90.0, "reveal_step": 2.5, "next_round": 12.0},
-    }
-    computer_levels: ClassVar[tuple[str, ...]] = ("casual", "thoughtful")
-    # Each computer seat's taste comes from its name, so people can learn it game after game.
-    computer_persona: ClassVar[bool] = True
-
-    def parse_options(self, data: JSON) -> GiftTrapOptions:
-        unknown = set(data) - {"track_length", "strategy_cards"}
-        if unknown:
-            raise ValueError(f"Unknown GiftTRAP option(s): {', '.join(sorted(unknown))}.")
-        return GiftTrapOptions(
-            track_length=data.get("track_length", DEFAULT_TRACK_LENGTH),
-            strategy_cards=data.get("strategy_cards", True),
-        )
-
-    def options_to_json(self, options: Any) -> JSON:
-        return {"track_length": options.track_length, "strategy_cards": options.strategy_cards}
-
-    def new_game(
-        self, players: int, options: Any = None, seed: int = 0, deal: JSON | None = None
-    ) -> GiftTrapState:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"GiftTRAP is for {self.min_players} to {self.max_players} players, not {players}."
-            )
-        if options is None:
-            options = GiftTrapOptions()
-        elif isinstance(options, dict):
-            options = self.parse_options(options)
-        state = GiftTrapState(players, options, seed)
-        events: list[Event] = []
-        if deal is None:
-            state._start_round(events)
-        else:
-            pack, layout = validate_deal(players, options, deal)
-            state.dealer = deal.get("dealer", 0)
-            state.give_track = list(deal.get("give", state.give_track))
-            state.get_track = list(deal.get("get", state.get_track))
-            state._start_round(events)
-            state._lay_out(pack, layout, False, events)
-        state.opening_events = events
-        return state
-
-    def from_json(self, data: JSON) -> GiftTrapState:
-        return GiftTrapState.from_json(data)
-
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
-        # Imported here because the players module builds on this one's constants.
-        from rules.gifttrap_players import make_player
-
-        return make_player(level, **settings)
-
-    def rules_text(self) -> str:
-        return RULES_TEXT
-
-    def house_rulings(self, options: Any) -> list[str]:
-        if options is None:
-            options = GiftTrapOptions()
-        rulings = [
-            f"The track runs from GO (0) to GIFTED ({options.track_length}) (table option; 20 by default).",
-            "When several players have both markers on GIFTED at the end of the same round, "
-            "they share the win.",
-            "Each price pack holds at least 30 gifts written for this project; a round lays out gifts nobody "
-            "has seen yet this game while the pack still has enough.",
-            "If the dealer does not pick a pack in time, the referee picks one at random.",
-            "You may change your choices as often as you like until you press Ready; then they are locked.",
-            "Ready needs a gift for every other player and all four tokens on four different gifts.",
-            "If the choosing timer runs out, the referee completes the choices of everyone not ready "
-            "(keeping what they already chose, the rest at random) and the table is told only who.",
-            "With the timers off, a dealer who does not pick still gets a pack after 5 quiet minutes and "
-            "the choosing phase still ends after 15, so a table never hangs.",
-            "The reveal paces itself, one received gift every few seconds; each receiver's four tokens are "
-            "turned up with their first gift, so the table can react before the rest are unwrapped.",
-            "Receivers are revealed from the dealer clockwise; each receiver's gifts come from the next seat "
-            "clockwise round to the seat before them.",
-            "Markers move one gift at a time and stop at GO and GIFTED; a marker on GIFTED moves back on a "
-            "negative score.",
-            "The next round starts when any player presses Next or the between-rounds timer runs out "
-            "(3 minutes with the timers off); the dealer passes to the left.",
-            "The placing of players who did not win follows their two markers added together.",
-        ]
-        if options.strategy_cards:
-            rulings += [
-                "Give More is optional: it goes with one of your gifts each round and doubles only your own "
-                "(the giver's) move for that gift.",
-                "Get More is optional: it goes under one giver's gift each round, chosen before anything is "
-                "revealed, and doubles only your own (the receiver's) move for that gift; both cards may "
-                "double the same gift.",
-                "Doubling applies to losses too: a doubled NO WAY moves that marker back 8.",
-                "GiftTRAP may be played from the moment the gifts are laid out until the last gift is "
-                "revealed, even after you are ready; the button stays open all round.",
-                "A gift under a GiftTRAP card scores nothing for anyone from then on this round, NO MATCH "
-                "included; points already scored from it stand.",
-                "Only one GiftTRAP card can be on a gift.",
-            ]
-        else:
-            rulings.append("Strategy cards (Give More, Get More and GiftTRAP) are out of play at this table.")
-        return rulings
-
-
-def validate_deal(players: int, options: GiftTrapOptions, deal: JSON) -> tuple[int, list[str]]:
-    """Check a scenario's first round: its gifts (one pack, players + 1 distinct ids), dealer and
-    starting markers. Returns the pack and the layout."""
-    if not isinstance(deal, dict) or "layout" not in deal:
-        raise ValueError("A GiftTRAP deal needs 'layout': the gift ids laid out on spaces 1, 2, ….")
-    unknown = set(deal) - {"layout", "dealer", "give", "get"}
-    if unknown:
-        raise ValueError(f"Unknown deal key(s): {', '.join(sorted(unknown))}.")
-    layout = deal["layout"]
-    if not isinstance(layout, list) or len(layout) != players + 1:
-        raise ValueError(f"The layout must list {players + 1} gift ids for {players} players.")
-    missing = [g for g in layout if g not in GIFTS]
-    if missing:
-        raise ValueError(f"Unknown gift id(s): {', '.join(map(str, missing))}.")
-    if len(set(layout)) != len(layout):
-        raise ValueError("A gift appears twice in the layout.")
-    packs = {GIFTS[g].pack for g in layout}
-    if len(packs) != 1:
-        raise ValueError("All gifts of a layout must come from one pack.")
-    dealer = deal.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise ValueError(f"The dealer must be a seat from 0 to {players - 1}.")
-    for track in ("give", "get"):
-        if track in deal:
-            values = deal[track]
-            if (
-                not isinstance(values, list)
-                or len(values) != players
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
-                or any(not GO <= v <= options.track_length for v in values)
-            ):
-                raise ValueError(
-                    f"'{track}' must list one marker position per seat, from 0 to {options.track_length}."
-                )
-    return packs.pop(), list(layout)
-
-
-RULES_TEXT = """\
-# GiftTRAP
-
-**Goal:** be the first to get both of your markers, GIVE and GET, to the GIFTED space by giving
-gifts the others love and saying honestly which gifts you would love yourself.
-
-## A round
-1. **The pack.** The dealer picks a price pack: $, $$, $$$ or $$$$. One more gift than there are
-   players is laid out on numbered spaces.
-2. **Giving, in secret.** Give each other player one gift by its number. You can give each gift only
-   once, but several people may give the same gift to one player.
-3. **Getting, in secret.** Put your four tokens on four different gifts: **GREAT +3** on the gift you
-   want most, **GOOD +2** and **OK +1** on the next two, and **NO WAY −4** on the one you want least.
-4. **Ready.** Change your mind as often as you like; pressing *Ready* locks your choices. The table
-   sees who is ready, never what they chose.
-5. **The reveal.** The gifts are unwrapped one at a time, starting with the dealer's, then clockwise.
-   Each receiver's tokens are turned up with their first gift. For every gift received, the receiver's
-   token on that gift (or **NO MATCH −1** if they put no token on it) moves the receiver's GET marker
-   and the giver's GIVE marker by the same amount.
-
-Markers never go below GO or past GIFTED, but a marker on GIFTED falls back on a negative score.
-
-## Winning
-If at the end of a round both of your markers are on GIFTED, you win; if several players make it in
-the same round, they share the win. Otherwise the dealer passes to the left and a new round begins.
-
-## Strategy cards
-- **Give More** (each round): put it with one of your gifts. It doubles *your* GIVE move for that gift.
-- **Get More** (each round): put it under one player's gift to you before the reveal. It doubles *your*
-  GET move for that gift. Doubling works both ways: a doubled NO WAY is −8.
-- **GiftTRAP** (once a game): at any moment of a round, even in the middle of the reveal, put it on a
-  gift on the table. From then on nobody scores from that gift this round; points already scored stand.
-"""
