@@ -7,6 +7,7 @@ The package's parts, in the game's own words:
 - actions.py: the actions in the game's notation, parsed;
 - state.py: the rules: a round's set-up, the secret choices, the reveal, and each seat's view;
 - players.py: the computer players;
+- rules.md: the rules as players read them; rulings.md: the house rulings that hold at every table;
 - FORMATS.md: the actions and the scenario ``deal`` for recorded games and scenarios.
 This module is the registry's entry point (``rules.gifttrap:GiftTrap``): new games, loading, the
 computer players and the rules text; it re-exports the names other code imports from
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Event, Game
+from rules.base import JSON, ComputerPlayer, Event, Game, markdown_items, packaged_text
 from rules.gifttrap.actions import Move, parse_action
 from rules.gifttrap.gifts import GIFTS, GIFTS_FILE, PACK_GIFTS, PACKS, PRICES, Gift, load_gifts
 from rules.gifttrap.options import (
@@ -30,6 +31,11 @@ from rules.gifttrap.options import (
 from rules.gifttrap.players import make_player
 from rules.gifttrap.state import GAME_KEY, HISTORY_KEYS, GiftTrapState, seat_name
 from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS
+
+# The rules as players read them, and the house rulings that hold whatever the options, in Markdown
+# beside this file (rules.md, rulings.md) so they read and review as text.
+RULES_TEXT = packaged_text(__package__ or "rules.gifttrap", "rules.md")
+FIXED_RULINGS = markdown_items(packaged_text(__package__ or "rules.gifttrap", "rulings.md"))
 
 __all__ = [
     "DEFAULT_TRACK_LENGTH",
@@ -117,26 +123,7 @@ class GiftTrap(Game[GiftTrapState]):
             options = GiftTrapOptions()
         rulings = [
             f"The track runs from GO (0) to GIFTED ({options.track_length}) (table option; 20 by default).",
-            "When several players have both markers on GIFTED at the end of the same round, "
-            "they share the win.",
-            "Each price pack holds at least 30 gifts written for this project; a round lays out gifts nobody "
-            "has seen yet this game while the pack still has enough.",
-            "If the dealer does not pick a pack in time, the referee picks one at random.",
-            "You may change your choices as often as you like until you press Ready; then they are locked.",
-            "Ready needs a gift for every other player and all four tokens on four different gifts.",
-            "If the choosing timer runs out, the referee completes the choices of everyone not ready "
-            "(keeping what they already chose, the rest at random) and the table is told only who.",
-            "With the timers off, a dealer who does not pick still gets a pack after 5 quiet minutes and "
-            "the choosing phase still ends after 15, so a table never hangs.",
-            "The reveal paces itself, one received gift every few seconds; each receiver's four tokens are "
-            "turned up with their first gift, so the table can react before the rest are unwrapped.",
-            "Receivers are revealed from the dealer clockwise; each receiver's gifts come from the next seat "
-            "clockwise round to the seat before them.",
-            "Markers move one gift at a time and stop at GO and GIFTED; a marker on GIFTED moves back on a "
-            "negative score.",
-            "The next round starts when any player presses Next or the between-rounds timer runs out "
-            "(3 minutes with the timers off); the dealer passes to the left.",
-            "The placing of players who did not win follows their two markers added together.",
+            *FIXED_RULINGS,
         ]
         if options.strategy_cards:
             rulings += [
@@ -192,38 +179,3 @@ def validate_deal(players: int, options: GiftTrapOptions, deal: JSON) -> tuple[i
                     f"'{track}' must list one marker position per seat, from 0 to {options.track_length}."
                 )
     return packs.pop(), list(layout)
-
-
-RULES_TEXT = """\
-# GiftTRAP
-
-**Goal:** be the first to get both of your markers, GIVE and GET, to the GIFTED space by giving
-gifts the others love and saying honestly which gifts you would love yourself.
-
-## A round
-1. **The pack.** The dealer picks a price pack: $, $$, $$$ or $$$$. One more gift than there are
-   players is laid out on numbered spaces.
-2. **Giving, in secret.** Give each other player one gift by its number. You can give each gift only
-   once, but several people may give the same gift to one player.
-3. **Getting, in secret.** Put your four tokens on four different gifts: **GREAT +3** on the gift you
-   want most, **GOOD +2** and **OK +1** on the next two, and **NO WAY −4** on the one you want least.
-4. **Ready.** Change your mind as often as you like; pressing *Ready* locks your choices. The table
-   sees who is ready, never what they chose.
-5. **The reveal.** The gifts are unwrapped one at a time, starting with the dealer's, then clockwise.
-   Each receiver's tokens are turned up with their first gift. For every gift received, the receiver's
-   token on that gift (or **NO MATCH −1** if they put no token on it) moves the receiver's GET marker
-   and the giver's GIVE marker by the same amount.
-
-Markers never go below GO or past GIFTED, but a marker on GIFTED falls back on a negative score.
-
-## Winning
-If at the end of a round both of your markers are on GIFTED, you win; if several players make it in
-the same round, they share the win. Otherwise the dealer passes to the left and a new round begins.
-
-## Strategy cards
-- **Give More** (each round): put it with one of your gifts. It doubles *your* GIVE move for that gift.
-- **Get More** (each round): put it under one player's gift to you before the reveal. It doubles *your*
-  GET move for that gift. Doubling works both ways: a doubled NO WAY is −8.
-- **GiftTRAP** (once a game): at any moment of a round, even in the middle of the reveal, put it on a
-  gift on the table. From then on nobody scores from that gift this round; points already scored stand.
-"""
