@@ -5,7 +5,9 @@ The package's parts, in the game's own words:
 - tokens.py: the four tokens (GREAT, GOOD, OK, NO WAY) and NO MATCH, and what they score;
 - options.py: the table options (the track's length, the strategy cards);
 - actions.py: the actions in the game's notation, parsed;
-- state.py: the rules: a round's set-up, the secret choices, the reveal, and each seat's view;
+- checks.py: what a seat may do now, and the reason anything else is refused;
+- state.py: the rules in play: a round's set-up, the secret choices, the reveal, each seat's view;
+- views.py: what a seat (or a spectator) sees, typed: the view the cog and the computer players read;
 - players.py: the computer players;
 - rules.md: the rules as players read them; rulings.md: the house rulings that hold at every table;
 - FORMATS.md: the actions and the scenario ``deal`` for recorded games and scenarios.
@@ -29,8 +31,19 @@ from rules.gifttrap.options import (
     parse_options,
 )
 from rules.gifttrap.players import make_player
-from rules.gifttrap.state import GAME_KEY, HISTORY_KEYS, GiftTrapState, seat_name
-from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS
+from rules.gifttrap.state import GAME_KEY, GiftTrapState, seat_name
+from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS, Token
+from rules.gifttrap.views import (
+    GiftTrapView,
+    LaidOutGift,
+    MyChoices,
+    PastGift,
+    PastRound,
+    Phase,
+    RevealedGift,
+    TokenPlaces,
+    TrappedGift,
+)
 
 # The rules as players read them, and the house rulings that hold whatever the options, in Markdown
 # beside this file (rules.md, rulings.md) so they read and review as text.
@@ -42,7 +55,6 @@ __all__ = [
     "GIFTS",
     "GIFTS_FILE",
     "GO",
-    "HISTORY_KEYS",
     "NO_MATCH",
     "NO_MATCH_LABEL",
     "PACKS",
@@ -56,7 +68,17 @@ __all__ = [
     "GiftTrap",
     "GiftTrapOptions",
     "GiftTrapState",
+    "GiftTrapView",
+    "LaidOutGift",
     "Move",
+    "MyChoices",
+    "PastGift",
+    "PastRound",
+    "Phase",
+    "RevealedGift",
+    "Token",
+    "TokenPlaces",
+    "TrappedGift",
     "load_gifts",
     "parse_action",
     "seat_name",
@@ -112,7 +134,7 @@ class GiftTrap(Game[GiftTrapState]):
     def from_json(self, data: JSON) -> GiftTrapState:
         return GiftTrapState.from_json(data)
 
-    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer:
+    def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[GiftTrapView]:
         return make_player(level, **settings)
 
     def rules_text(self) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.base import Action, IllegalAction
-from rules.gifttrap.tokens import TOKENS
+from rules.gifttrap.tokens import Token, is_token
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Move:
     verb: str  # pack, give, givemore, rank, unrank, getmore, ready, gifttrap, next, fill, reveal
     seat: int | None = None  # the other seat named in the action (None: "none")
     space: int | None = None
-    token: str | None = None
+    token: Token | None = None
     pack: int | None = None
 
 
@@ -52,8 +52,10 @@ def parse_action(action: Action) -> Move:
             return Move(verb)
         if (seat := _number(parts[1])) is not None:
             return Move(verb, seat=seat)
-    if verb == "rank" and len(parts) == 3 and parts[1] in TOKENS and (n := _number(parts[2])) is not None:
-        return Move("rank", space=n, token=parts[1])
+    if verb == "rank" and len(parts) == 3:
+        token, n = parts[1], _number(parts[2])
+        if is_token(token) and n is not None:
+            return Move("rank", space=n, token=token)
     if verb in ("unrank", "gifttrap") and len(parts) == 2 and (n := _number(parts[1])) is not None:
         return Move(verb, space=n)
     raise IllegalAction(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules.base import JSON
+from rules.gifttrap.views import LaidOutGift
 
 GIFTS_FILE = Path(__file__).resolve().parent / "gifts.json"
 PACKS = (1, 2, 3, 4)
@@ -26,6 +27,16 @@ class Gift:
 
     def to_json(self) -> JSON:
         return {"gift": self.id, "name": self.name, "emoji": self.emoji, "tags": list(self.tags)}
+
+    def on_space(self, space: int) -> LaidOutGift:
+        """This gift as a view shows it, laid out on ``space``."""
+        return {
+            "space": space,
+            "gift": self.id,
+            "name": self.name,
+            "emoji": self.emoji,
+            "tags": list(self.tags),
+        }
 
     @property
     def label(self) -> str:

@@ -6,46 +6,13 @@ then the table reveals every received gift, one at a time, moving the GIVE and G
 
 Seats are 0-based everywhere (actions, views, event data); event *texts* call another seat
 "seat N" with N 1-based, as a renderer without names would; renderers should prefer the data.
-The actions are listed in actions.py.
-
-Spectator view (``view(None)``), every key:
-- ``game`` "gifttrap"; ``seat`` None (the seat number in a seat's view); ``players``.
-- ``phase``: "pack" (the dealer picks), "choosing", "reveal", "between_rounds" or "over".
-- ``round`` (1-based); ``dealer`` (seat); ``pack`` (1–4 or None before the pick); ``price`` ("$"…"$$$$"
-  or None); ``default_pack``: the pack the referee picks if the dealer's time runs out (None after).
-- ``layout``: the gifts of this round, ``[{"space": n, "gift": id, "name", "emoji", "tags": [...]}]``
-  (empty before the pick).
-- ``ready``: per seat, whether that player has locked in their choices this round.
-- ``filled``: per seat, whether the referee completed that player's choices when time ran out.
-- ``track_length`` (GIFTED space; GO is 0); ``give_track`` / ``get_track``: each seat's marker.
-- ``strategy_cards``: whether Give More, Get More and GiftTRAP are in play.
-- ``gifttrap_used``: per seat, whether that player's GiftTRAP card is spent (once a game).
-- ``trapped``: this round's GiftTRAP cards, ``[{"space", "gift", "seat", "at": reveals done then}]``.
-- ``reveal_order``: ``[[receiver, giver], …]`` in reveal order (public: everyone gives everyone);
-  ``reveal_next``: how many have been revealed.
-- ``revealed``: the revealed gifts of this round, oldest first, each ``{"receiver", "giver", "space",
-  "gift", "name", "emoji", "token" ("great"/"good"/"ok"/"noway" or None for NO MATCH), "points" (3, 2,
-  1, −4 or −1), "trapped", "give_more", "get_more", "receiver_points", "giver_points" (movement after
-  doubling, 0 when trapped), "receiver_moved", "giver_moved" (what the markers really moved, after
-  stopping at GO or GIFTED), "get", "give" (the two markers after the move), "why" (the doubling and
-  GiftTRAP reasons as sentences)}``.
-- ``rankings``: per seat, that player's four tokens ``{"great": n, "good": n, "ok": n, "noway": n}``
-  once they are turned up in the reveal (at the player's first revealed gift), else None.
-- ``history``: earlier rounds, public record: ``[{"round", "dealer", "pack", "layout" (as above),
-  "revealed" (as above but only "receiver", "giver", "space", "token", "points", "trapped",
-  "give_more", "get_more", "receiver_points", "giver_points"), "rankings" (every seat's tokens),
-  "trapped", "give_track", "get_track" (markers at the round's end), "winners"}]``; computer players
-  learn tastes from it.
-- ``winners``: the seats that won (empty until the game is over).
-A seat's view adds ``my``: ``{"gives": per receiver seat the space given or None (None for yourself),
-"give_more": receiver seat or None, "ranks": {token: space} placed so far, "get_more": giver seat or
-None, "ready", "to_give": receivers still without a gift, "to_rank": tokens not yet placed,
-"gifttrap_available": whether you may play GiftTRAP now}``.
+The actions are listed in actions.py; what each seat may do now, and why anything else is refused,
+is in checks.py (GiftTrapState builds on it); what each seat may see is typed in views.py.
 
 Event kinds (all public; ``data`` per kind):
 - ``round_start`` {round, dealer}; ``pack`` {round, pack, price, layout: [gift ids], by_referee}.
 - ``ready`` {seat}; ``filled`` {seat} (no detail of what was filled in); ``reveal_start`` {order}.
-- ``ranking`` {seat, ranks}; ``gift`` (one revealed gift: the record described under ``revealed``).
+- ``ranking`` {seat, ranks}; ``gift`` (one revealed gift: a RevealedGift, views.py).
 - ``gifttrap`` {seat, space, gift, during: "choosing"|"reveal"}.
 - ``round_over`` {round, give_track, get_track, winners}; ``game_over`` {winners, give_track, get_track}.
 The private choices (give, rank, Give More, Get More) produce no event at all.
@@ -55,7 +22,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Final, TypedDict
 
 from rules.base import (
     JSON,
@@ -67,56 +34,69 @@ from rules.base import (
     Result,
     State,
 )
-from rules.gifttrap.actions import Move, parse_action
-from rules.gifttrap.gifts import GIFTS, PACK_GIFTS, PACKS, PRICES, Gift
+from rules.gifttrap.actions import parse_action
+from rules.gifttrap.checks import Checks
+from rules.gifttrap.gifts import GIFTS, PACK_GIFTS, PACKS, PRICES
 from rules.gifttrap.options import GO, GiftTrapOptions, options_to_json, parse_options
 from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS
-
-GAME_KEY = "gifttrap"
-# What the public history keeps of each revealed gift (the gift's name and emoji are in its layout).
-HISTORY_KEYS = (
-    "receiver",
-    "giver",
-    "space",
-    "token",
-    "points",
-    "trapped",
-    "give_more",
-    "get_more",
-    "receiver_points",
-    "giver_points",
+from rules.gifttrap.views import (
+    GiftTrapView,
+    LaidOutGift,
+    PastGift,
+    PastRound,
+    Phase,
+    RevealedGift,
+    TokenPlaces,
+    TrappedGift,
 )
+
+GAME_KEY: Final = "gifttrap"
+
+
+class StoredRound(TypedDict):
+    """An earlier round as the state keeps it: views.PastRound with the layout as gift ids."""
+
+    round: int
+    dealer: int
+    pack: int
+    layout: list[str]
+    revealed: list[PastGift]
+    rankings: list[TokenPlaces]
+    trapped: list[TrappedGift]
+    give_track: list[int]
+    get_track: list[int]
+    winners: list[int]
 
 
 def seat_name(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-class GiftTrapState(State):
+class GiftTrapState(Checks, State[GiftTrapView]):
     def __init__(self, players: int, options: GiftTrapOptions, seed: int) -> None:
         self.players = players
         self.options = options
         self.seed = seed
         self.round = 1
-        self.phase = "pack"
+        self.phase: Phase = "pack"
         self.dealer = 0
         self.pack: int | None = None
         self.layout: list[str] = []  # gift ids, space n is layout[n - 1]
         self.seen: list[str] = []  # gifts laid out in earlier rounds, avoided while others remain
         self.gives: list[list[int | None]] = []
         self.give_more: list[int | None] = []
-        self.ranks: list[dict[str, int]] = []
+        self.ranks: list[TokenPlaces] = []
         self.get_more: list[int | None] = []
         self.ready: list[bool] = []
         self.filled: list[bool] = []
         self.trap_used = [False] * players
-        self.trapped: list[JSON] = []
+        self.trapped: list[TrappedGift] = []
         self.reveal_order: list[list[int]] = []
-        self.revealed: list[JSON] = []
+        self.revealed: list[RevealedGift] = []
         self.ranking_shown: list[bool] = []
         self.give_track = [GO] * players
         self.get_track = [GO] * players
-        self.history: list[JSON] = []
+        self.history: list[StoredRound] = []
         self.winners: list[int] = []
         self.opening_events: list[Event] = []
         self._history_cache: tuple[int, str] = (0, "[]")
@@ -195,211 +175,6 @@ class GiftTrapState(State):
             events.append(Event("pack", text, None, data))
         else:
             events.append(Event("pack", f"picked the {price} pack. The gifts: {names}.", self.dealer, data))
-
-    # -- queries ------------------------------------------------------------------------------
-
-    @property
-    def spaces(self) -> int:
-        return len(self.layout)
-
-    def gift_at(self, space: int) -> Gift:
-        return GIFTS[self.layout[space - 1]]
-
-    def gift_label(self, space: int) -> str:
-        return f"gift {space} ({self.gift_at(space).label})"
-
-    def is_trapped(self, space: int) -> bool:
-        return any(t["space"] == space for t in self.trapped)
-
-    def to_give(self, seat: int) -> list[int]:
-        return [r for r in range(self.players) if r != seat and self.gives[seat][r] is None]
-
-    def to_rank(self, seat: int) -> list[str]:
-        return [t for t in TOKENS if t not in self.ranks[seat]]
-
-    def can_gifttrap(self, seat: int) -> bool:
-        return (
-            self.options.strategy_cards and not self.trap_used[seat] and self.phase in ("choosing", "reveal")
-        )
-
-    def legal_actions(self, seat: int | None) -> list[Action]:
-        if self.phase == "over":
-            return []
-        if seat is None:
-            return {
-                "pack": [f"pack-{k}" for k in PACKS],
-                "choosing": ["fill"],
-                "reveal": ["reveal"],
-                "between_rounds": ["next"],
-            }[self.phase]
-        if not 0 <= seat < self.players:
-            return []
-        if self.phase == "pack":
-            return [f"pack-{k}" for k in PACKS] if seat == self.dealer else []
-        if self.phase == "between_rounds":
-            return ["next"]
-        actions: list[Action] = []
-        spaces = range(1, self.spaces + 1)
-        if self.phase == "choosing" and not self.ready[seat]:
-            mine = self.gives[seat]
-            given = {s for s in mine if s is not None}
-            for r in range(self.players):
-                if r != seat:
-                    actions += [f"give-{r}-{n}" for n in spaces if n not in given]
-            if self.options.strategy_cards:
-                current = self.give_more[seat]
-                actions += [f"givemore-{r}" for r in range(self.players) if r not in (seat, current)]
-                if current is not None:
-                    actions.append("givemore-none")
-            holding = {space: token for token, space in self.ranks[seat].items()}
-            for token in TOKENS:
-                actions += [f"rank-{token}-{n}" for n in spaces if n not in holding]
-            actions += [f"unrank-{n}" for n in sorted(holding)]
-            if self.options.strategy_cards:
-                current = self.get_more[seat]
-                actions += [f"getmore-{g}" for g in range(self.players) if g not in (seat, current)]
-                if current is not None:
-                    actions.append("getmore-none")
-            if not self.to_give(seat) and not self.to_rank(seat):
-                actions.append("ready")
-        if self.can_gifttrap(seat):
-            actions += [f"gifttrap-{n}" for n in spaces if not self.is_trapped(n)]
-        return actions
-
-    # -- checking -----------------------------------------------------------------------------
-
-    def _check(self, seat: int | None, move: Move) -> None:
-        """Raise IllegalAction with a reason if the move is not allowed now; changes nothing."""
-        if self.phase == "over":
-            raise IllegalAction("The game is over.")
-        verb = move.verb
-        if verb in ("fill", "reveal"):
-            if seat is not None:
-                raise IllegalAction("Only the referee fills in choices or turns up the next gift.")
-            wanted = "choosing" if verb == "fill" else "reveal"
-            if self.phase != wanted:
-                raise IllegalAction(f"There is nothing to {'fill in' if verb == 'fill' else 'reveal'} now.")
-            return
-        if seat is not None and not 0 <= seat < self.players:
-            raise IllegalAction("That seat is not at this table.")
-        if verb == "next":
-            if self.phase != "between_rounds":
-                raise IllegalAction("The round is still going: the next round starts after the reveal.")
-            return
-        if verb == "pack":
-            self._check_pack(seat, move)
-            return
-        if seat is None:
-            raise IllegalAction("Only a player can do that.")
-        if verb == "gifttrap":
-            self._check_gifttrap(seat, move)
-            return
-        if self.phase != "choosing":
-            raise IllegalAction(self._not_choosing_reason())
-        if self.ready[seat]:
-            raise IllegalAction("You are ready: your choices are locked in for this round.")
-        if verb in ("givemore", "getmore") and not self.options.strategy_cards:
-            raise IllegalAction("Strategy cards are not in play at this table.")
-        if verb == "give":
-            self._check_give(seat, move)
-        elif verb == "givemore":
-            self._check_card_on(seat, move.seat, "Give More", "with the gift for", self.give_more[seat])
-        elif verb == "getmore":
-            self._check_card_on(seat, move.seat, "Get More", "under the gift from", self.get_more[seat])
-        elif verb == "rank":
-            self._check_rank(seat, move)
-        elif verb == "unrank":
-            assert move.space is not None
-            self._check_space(move.space)
-            if move.space not in self.ranks[seat].values():
-                raise IllegalAction(f"You have no token on gift {move.space}.")
-        elif verb == "ready":
-            self._check_ready(seat)
-
-    def _not_choosing_reason(self) -> str:
-        if self.phase == "pack":
-            return "The gifts are not laid out yet: the dealer is picking the pack."
-        if self.phase == "reveal":
-            return "The reveal has begun: choices are locked in until the next round."
-        return "The round is over: choices open again when the next round's gifts are laid out."
-
-    def _check_pack(self, seat: int | None, move: Move) -> None:
-        if self.phase != "pack":
-            raise IllegalAction("The pack for this round is already picked.")
-        if seat is not None and seat != self.dealer:
-            raise IllegalAction("Only the dealer picks the pack this round.")
-        if move.pack not in PACKS:
-            raise IllegalAction("Pick pack 1, 2, 3 or 4 ($ to $$$$).")
-
-    def _check_space(self, space: int) -> None:
-        if not 1 <= space <= self.spaces:
-            raise IllegalAction(f"There is no gift {space}: the gifts are numbered 1 to {self.spaces}.")
-
-    def _check_give(self, seat: int, move: Move) -> None:
-        assert move.seat is not None and move.space is not None
-        receiver, space = move.seat, move.space
-        if receiver == seat:
-            raise IllegalAction("You can't give a gift to yourself: give one to each other player.")
-        if not 0 <= receiver < self.players:
-            raise IllegalAction("There is no such seat at this table.")
-        self._check_space(space)
-        if self.gives[seat][receiver] == space:
-            raise IllegalAction(f"You are already giving that player gift {space}.")
-        if space in self.gives[seat]:
-            raise IllegalAction(
-                f"You already give gift {space} to another player: you can give each gift only once. "
-                "Give that player a different gift first."
-            )
-
-    def _check_card_on(
-        self, seat: int, other: int | None, card: str, where: str, current: int | None
-    ) -> None:
-        if other is None:
-            if current is None:
-                raise IllegalAction(f"Your {card} card is not in play, so there is nothing to take back.")
-            return
-        if other == seat:
-            raise IllegalAction(f"You can't put {card} on yourself: put it {where} another player.")
-        if not 0 <= other < self.players:
-            raise IllegalAction("There is no such seat at this table.")
-        if current == other:
-            raise IllegalAction(f"Your {card} card is already {where} that player.")
-
-    def _check_rank(self, seat: int, move: Move) -> None:
-        assert move.space is not None and move.token is not None
-        self._check_space(move.space)
-        for token, space in self.ranks[seat].items():
-            if space == move.space:
-                if token == move.token:
-                    raise IllegalAction(f"Your {TOKEN_LABELS[token]} token is already on gift {space}.")
-                raise IllegalAction(
-                    f"Your {TOKEN_LABELS[token]} token is already on gift {space}: "
-                    "each token goes on a different gift."
-                )
-
-    def _check_ready(self, seat: int) -> None:
-        missing = []
-        gives = len(self.to_give(seat))
-        if gives:
-            missing.append(f"give {gives} more gift{'s' if gives > 1 else ''}")
-        tokens = self.to_rank(seat)
-        if tokens:
-            labels = [TOKEN_LABELS[t].split()[0] for t in tokens]
-            missing.append(f"place your {', '.join(labels)} token{'s' if len(tokens) > 1 else ''}")
-        if missing:
-            raise IllegalAction("Before you are ready, " + " and ".join(missing) + ".")
-
-    def _check_gifttrap(self, seat: int, move: Move) -> None:
-        if not self.options.strategy_cards:
-            raise IllegalAction("Strategy cards are not in play at this table.")
-        if self.trap_used[seat]:
-            raise IllegalAction("You have already used your GiftTRAP card: it is once a game.")
-        if self.phase not in ("choosing", "reveal"):
-            raise IllegalAction("GiftTRAP goes on a gift on the table: wait for the next round's gifts.")
-        assert move.space is not None
-        self._check_space(move.space)
-        if self.is_trapped(move.space):
-            raise IllegalAction(f"Gift {move.space} already has a GiftTRAP card on it.")
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -536,7 +311,7 @@ class GiftTrapState(State):
                 why.append("The receiver's Get More card doubles the receiver's move.")
         receiver_moved = self._move(self.get_track, receiver, receiver_points)
         giver_moved = self._move(self.give_track, giver, giver_points)
-        record: JSON = {
+        record: RevealedGift = {
             "receiver": receiver,
             "giver": giver,
             "space": space,
@@ -585,15 +360,16 @@ class GiftTrapState(State):
             for s in range(self.players)
             if self.give_track[s] == self.length and self.get_track[s] == self.length
         ]
+        assert self.pack is not None  # the reveal comes after the dealer's pick
         self.history.append(
             {
                 "round": self.round,
                 "dealer": self.dealer,
                 "pack": self.pack,
                 "layout": list(self.layout),
-                "revealed": [{k: r[k] for k in HISTORY_KEYS} for r in self.revealed],
+                "revealed": [_past(r) for r in self.revealed],
                 "rankings": [dict(r) for r in self.ranks],
-                "trapped": [dict(t) for t in self.trapped],
+                "trapped": [t.copy() for t in self.trapped],
                 "give_track": list(self.give_track),
                 "get_track": list(self.get_track),
                 "winners": list(self.winners),
@@ -633,10 +409,10 @@ class GiftTrapState(State):
 
     # -- what players see ---------------------------------------------------------------------
 
-    def _layout_json(self, layout: list[str]) -> list[JSON]:
-        return [{"space": n, **GIFTS[g].to_json()} for n, g in enumerate(layout, 1)]
+    def _layout_json(self, layout: list[str]) -> list[LaidOutGift]:
+        return [GIFTS[g].on_space(n) for n, g in enumerate(layout, 1)]
 
-    def _history_view(self) -> list[JSON]:
+    def _history_view(self) -> list[PastRound]:
         # Earlier rounds never change, and every view of every seat carries them: render them once
         # and hand out fresh copies (json.loads is far cheaper than copying the dicts by hand).
         if self._history_cache[0] != len(self.history):
@@ -644,8 +420,8 @@ class GiftTrapState(State):
             self._history_cache = (len(self.history), json.dumps(rendered))
         return list(json.loads(self._history_cache[1]))
 
-    def view(self, seat: int | None) -> JSON:
-        data: JSON = {
+    def view(self, seat: int | None) -> GiftTrapView:
+        data: GiftTrapView = {
             "game": GAME_KEY,
             "seat": seat,
             "players": self.players,
@@ -663,7 +439,7 @@ class GiftTrapState(State):
             "get_track": list(self.get_track),
             "strategy_cards": self.options.strategy_cards,
             "gifttrap_used": list(self.trap_used),
-            "trapped": [dict(t) for t in self.trapped],
+            "trapped": [t.copy() for t in self.trapped],
             "reveal_order": [list(p) for p in self.reveal_order],
             "reveal_next": len(self.revealed),
             "revealed": json.loads(json.dumps(self.revealed)),
@@ -817,6 +593,22 @@ class GiftTrapState(State):
         state.winners = list(data["winners"])
         state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
         return state
+
+
+def _past(record: RevealedGift) -> PastGift:
+    """What the public history keeps of a revealed gift (its name and emoji are in its layout)."""
+    return {
+        "receiver": record["receiver"],
+        "giver": record["giver"],
+        "space": record["space"],
+        "token": record["token"],
+        "points": record["points"],
+        "trapped": record["trapped"],
+        "give_more": record["give_more"],
+        "get_more": record["get_more"],
+        "receiver_points": record["receiver_points"],
+        "giver_points": record["giver_points"],
+    }
 
 
 def _copy_json(value: Any) -> Any:
