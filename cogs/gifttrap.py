@@ -21,16 +21,8 @@ from cogs.components import ActionButton, ActionSelect, TableButton
 from cogs.shared import open_table_command, send_rules
 from cogs.table import Table
 from rules.base import Event
-from rules.gifttrap import (
-    NO_MATCH_LABEL,
-    PRICES,
-    TOKEN_LABELS,
-    TOKENS,
-    GiftTrap,
-    GiftTrapState,
-    GiftTrapView,
-    TokenPlaces,
-)
+from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, GiftTrapState
+from rules.gifttrap.views import GiftTrapView, TokenPlaces
 from rules.words import plural
 
 GAME = GiftTrap()
