@@ -32,7 +32,7 @@ from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
-from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
+from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardsRefused
 from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
@@ -160,7 +160,8 @@ class RefereeBot(commands.Bot):
                 continue
             await self.load_extension(name)
         # Claim this process's shards before touching a table: a second process for the same
-        # shards stops here (ShardTaken) instead of double-playing every game.
+        # shards, or one under another SHARD_COUNT, stops here (ShardsRefused) instead of
+        # double-playing every game.
         await self.ownership.claim()
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
         await self.changes.start(self.referee.on_table_changed)
@@ -371,8 +372,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(serve())
-    except ShardTaken as taken:
-        print(taken, file=sys.stderr)
+    except ShardsRefused as refused:
+        print(refused, file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print(

@@ -8,7 +8,12 @@ claimed where every process can see it, so two processes never time and play the
 - SQLite: a lease row per shard with an expiry, renewed by a heartbeat. A process that dies stops
   renewing, and after ``LEASE`` a replacement may take the shard over.
 
-A second process for a shard already owned is refused with one sentence (``ShardTaken``).
+A second process for a shard already owned is refused with one sentence (``ShardTaken``), and so
+is a process whose ``SHARD_COUNT`` differs from the count the live owners use
+(``ShardCountDiffers``): a guild's shard number depends on the count, so under two counts the same
+guild would have two owners (shard 1 of 2 and shard 0 of 1, say). Changing the count means stopping
+every process first.
+
 ``ChangeFeed`` lets a process that changed another's table (a DM click, which Discord always
 delivers to shard 0) tell the owner, which reloads and redraws it (PostgreSQL LISTEN/NOTIFY;
 with SQLite there is one process and nothing to tell).
@@ -38,6 +43,9 @@ HEARTBEAT = LEASE / 3
 # Advisory lock keys: ours are this base plus the shard id, so other applications' locks on the
 # same server never collide with them.
 ADVISORY_BASE = 0x5245_4600
+# The shard count's locks use the two-key form (COUNT_LOCKS, count), held shared by every owner
+# under that count; (COUNT_LOCKS, 0) is the gate that lets one process at a time claim.
+COUNT_LOCKS = 0x5245_4601
 CHANNEL = "referee_tables"
 # The lock connections this process holds, by (database url, owner): a bot object that replaces
 # another in the same process (a restart in tests) takes its locks over instead of waiting on
@@ -66,7 +74,11 @@ def _gone(owner: str) -> bool:
     return False
 
 
-class ShardTaken(Exception):
+class ShardsRefused(Exception):
+    """This process may not run the shards it was given (the message says why, in one sentence)."""
+
+
+class ShardTaken(ShardsRefused):
     """Another process already owns one of the shards asked for."""
 
     def __init__(self, shard: int, shard_count: int, holder: str) -> None:
@@ -77,8 +89,32 @@ class ShardTaken(Exception):
         self.shard = shard
 
 
+class ShardCountDiffers(ShardsRefused):
+    """Live owners on this database run under another SHARD_COUNT."""
+
+    def __init__(self, shard_count: int, others: Sequence[tuple[int, str]]) -> None:
+        counts = sorted({count for count, _ in others})
+        if len(counts) == 1:
+            names = " and ".join(sorted({holder for _, holder in others}))
+            where = f"with SHARD_COUNT={counts[0]}"
+            advice = f"or start this one with SHARD_COUNT={counts[0]}"
+        else:  # only if owners disagreed among themselves before counts were checked
+            names = " and ".join(f"{holder} (SHARD_COUNT={count})" for count, holder in sorted(set(others)))
+            where = "with other counts"
+            advice = "and start them all with one count"
+        verb = "runs" if len(set(others)) == 1 else "run"
+        super().__init__(
+            f"SHARD_COUNT is {shard_count} here, but {names} already {verb} on this database {where}: "
+            "a guild's shard depends on the count, so stop every process before changing "
+            f"SHARD_COUNT, {advice}."
+        )
+        self.shard_count = shard_count
+        self.others = tuple(others)
+
+
 class ShardLost(Exception):
-    """This process no longer owns a shard it had (its lease ran out and was taken over)."""
+    """This process no longer owns a shard it had (its lease ran out and was taken over, or the
+    database now has owners under another shard count)."""
 
 
 class Ownership:
@@ -108,7 +144,12 @@ class Ownership:
         else:
             key = (self.database.url, self.owner)
             previous = _HELD.get(key)
-            if previous is not None and previous._conn is not None and previous.shard_ids == self.shard_ids:
+            if (
+                previous is not None
+                and previous._conn is not None
+                and previous.shard_ids == self.shard_ids
+                and previous.shard_count == self.shard_count
+            ):
                 self._engine, self._conn = previous._engine, previous._conn
                 previous._engine = previous._conn = None
             else:
@@ -117,19 +158,25 @@ class Ownership:
         log.info("owning shards %s of %d as %s", list(self.shard_ids), self.shard_count, self.owner)
 
     async def renew(self) -> None:
-        """The heartbeat: keep the shards. Raises ShardLost if one was taken over meanwhile."""
+        """The heartbeat: keep the shards. Raises ShardLost if one was taken over meanwhile, or if
+        processes under another shard count started while this one's claim had lapsed."""
         if self.sqlite:
-            expires = self.now() + LEASE
+            now = self.now()
             async with self.database.sessions() as session, session.begin():
                 kept = await session.execute(
                     update(ShardLease)
                     .where(ShardLease.shard_id.in_(self.shard_ids), ShardLease.owner == self.owner)
-                    .values(expires_at=expires)
+                    .values(expires_at=now + LEASE, shard_count=self.shard_count)
                 )
                 # An UPDATE's result is a CursorResult; AsyncSession.execute is typed as the
                 # general Result, which has no rowcount.
                 if cast(CursorResult[Any], kept).rowcount != len(self.shard_ids):
                     raise ShardLost(f"{self.owner} lost a shard lease to another process")
+                # A pause longer than the lease lets a process under another count start; this
+                # one must then stop, or a guild would have two owners.
+                others = await self._lease_counts(session, now)
+                if others:
+                    raise ShardLost(str(ShardCountDiffers(self.shard_count, others)))
             return
         if self._conn is None:
             return  # released, or handed over to this process's newer bot
@@ -143,8 +190,8 @@ class Ownership:
             await self._close_locks()
             try:
                 await self._claim_locks()
-            except ShardTaken as taken:
-                raise ShardLost(str(taken)) from taken
+            except ShardsRefused as refused:
+                raise ShardLost(str(refused)) from refused
 
     async def release(self) -> None:
         """Give the shards up (a clean stop): a replacement need not wait for the lease."""
@@ -160,19 +207,34 @@ class Ownership:
         now = self.now()
         expires = now + LEASE
         async with self.database.sessions() as session, session.begin():
+            holders: dict[int, str] = {}
             for shard in self.shard_ids:
                 # One statement, under SQLite's write lock: take the row if it is free, ours, or
                 # its lease ran out; then read who holds it.
-                claim = sqlite_insert(ShardLease).values(shard_id=shard, owner=self.owner, expires_at=expires)
+                claim = sqlite_insert(ShardLease).values(
+                    shard_id=shard, owner=self.owner, shard_count=self.shard_count, expires_at=expires
+                )
                 await session.execute(
                     claim.on_conflict_do_update(
                         index_elements=[ShardLease.shard_id],
-                        set_={"owner": claim.excluded.owner, "expires_at": claim.excluded.expires_at},
+                        set_={
+                            "owner": claim.excluded.owner,
+                            "shard_count": claim.excluded.shard_count,
+                            "expires_at": claim.excluded.expires_at,
+                        },
                         where=(ShardLease.owner == self.owner) | (ShardLease.expires_at < now),
                     )
                 )
-                holder = await session.scalar(select(ShardLease.owner).where(ShardLease.shard_id == shard))
-                if holder != self.owner and _gone(str(holder)):
+                holders[shard] = str(
+                    await session.scalar(select(ShardLease.owner).where(ShardLease.shard_id == shard))
+                )
+            # Still under the write lock the first upsert took, so a process with another count
+            # cannot slip in between this look and the commit.
+            others = await self._lease_counts(session, now)
+            if others:
+                raise ShardCountDiffers(self.shard_count, others)
+            for shard, holder in holders.items():
+                if holder != self.owner and _gone(holder):
                     # A crashed process on this machine (a SQLite file is local): its lease
                     # would run out anyway; a restart need not wait for it.
                     log.warning(
@@ -181,11 +243,27 @@ class Ownership:
                     await session.execute(
                         update(ShardLease)
                         .where(ShardLease.shard_id == shard, ShardLease.owner == holder)
-                        .values(owner=self.owner, expires_at=expires)
+                        .values(owner=self.owner, shard_count=self.shard_count, expires_at=expires)
                     )
                     holder = self.owner
                 if holder != self.owner:
-                    raise ShardTaken(shard, self.shard_count, str(holder))
+                    raise ShardTaken(shard, self.shard_count, holder)
+
+    async def _lease_counts(self, session: Any, now: datetime) -> list[tuple[int, str]]:
+        """Live leases of other processes under another shard count, as (count, owner). A
+        crashed process of this machine holds nothing; a lease without a count (written before
+        counts were recorded) says nothing either way."""
+        rows = await session.execute(
+            select(ShardLease.shard_count, ShardLease.owner)
+            .where(
+                ShardLease.owner != self.owner,
+                ShardLease.expires_at >= now,
+                ShardLease.shard_count.is_not(None),
+                ShardLease.shard_count != self.shard_count,
+            )
+            .distinct()
+        )
+        return sorted((int(count), str(owner)) for count, owner in rows if not _gone(str(owner)))
 
     # --- PostgreSQL: advisory locks ----------------------------------------------------------
 
@@ -197,6 +275,29 @@ class Ownership:
         )
         conn = await engine.connect()
         try:
+            # One claim at a time on this database: the gate is a transaction lock, freed at the
+            # commit below, so two processes under different counts starting together cannot
+            # each miss the other.
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:ns, 0)"), {"ns": COUNT_LOCKS})
+            others = await conn.execute(
+                text(
+                    "SELECT l.objid::bigint, a.application_name || ' pid ' || a.pid FROM pg_locks l "
+                    "JOIN pg_stat_activity a ON a.pid = l.pid "
+                    "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = :ns "
+                    "AND l.objsubid = 2 AND l.objid::bigint NOT IN (0, :count) "
+                    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                ),
+                {"ns": COUNT_LOCKS, "count": self.shard_count},
+            )
+            found = sorted((int(count), str(holder)) for count, holder in others)
+            if found:
+                raise ShardCountDiffers(self.shard_count, found)
+            # Held shared for the life of the connection: every owner under this count holds it,
+            # and the look above finds it for a process under another count.
+            await conn.execute(
+                text("SELECT pg_advisory_lock_shared(:ns, :count)"),
+                {"ns": COUNT_LOCKS, "count": self.shard_count},
+            )
             for shard in self.shard_ids:
                 got = await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": ADVISORY_BASE + shard})
                 if not got:
@@ -204,7 +305,9 @@ class Ownership:
                         text(
                             "SELECT a.application_name || ' pid ' || a.pid FROM pg_locks l "
                             "JOIN pg_stat_activity a ON a.pid = l.pid "
-                            "WHERE l.locktype = 'advisory' AND l.objid = :k AND l.granted"
+                            "WHERE l.locktype = 'advisory' AND l.objid = :k AND l.objsubid = 1 "
+                            "AND l.granted AND l.database = "
+                            "(SELECT oid FROM pg_database WHERE datname = current_database())"
                         ),
                         {"k": ADVISORY_BASE + shard},
                     )
