@@ -16,15 +16,19 @@ every process first.
 
 ``ChangeFeed`` lets a process that changed another's table (a DM click, which Discord always
 delivers to shard 0) tell the owner, which reloads and redraws it (PostgreSQL LISTEN/NOTIFY;
-with SQLite there is one process and nothing to tell).
+with SQLite there is one process and nothing to tell). Its connection is watched: when it drops
+(a database restart), it is reopened with backoff, and the tables that moved while nobody was
+listening are caught up as if each had been announced.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -34,7 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from db.engine import Database, is_sqlite
-from db.models import ShardLease
+from db.models import Game, ShardLease
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +51,15 @@ ADVISORY_BASE = 0x5245_4600
 # under that count; (COUNT_LOCKS, 0) is the gate that lets one process at a time claim.
 COUNT_LOCKS = 0x5245_4601
 CHANNEL = "referee_tables"
+# The change feed: how often its connection is checked while all is well, and how a reopening
+# that failed is tried again (1, 2, 4 … s, at most 15 s apart: a feed deaf for long means DM
+# clicks the owner draws late, so it is retried more eagerly than ordinary jobs).
+WATCH = timedelta(seconds=10)
+PING_SECONDS = 5.0
+REOPEN_FIRST = 1.0
+REOPEN_MAX = 15.0
+# Tables per catch-up query: far under PostgreSQL's limit on bound parameters.
+CATCH_UP_BATCH = 1000
 # The lock connections this process holds, by (database url, owner): a bot object that replaces
 # another in the same process (a restart in tests) takes its locks over instead of waiting on
 # itself.
@@ -72,6 +85,14 @@ def _gone(owner: str) -> bool:
     except PermissionError:
         return False  # alive, under another user
     return False
+
+
+def _nothing() -> None:
+    pass
+
+
+def _ignore(_table_id: int) -> None:
+    pass
 
 
 class ShardsRefused(Exception):
@@ -134,6 +155,11 @@ class Ownership:
         self.sqlite = is_sqlite(database.url)
         self._engine: AsyncEngine | None = None
         self._conn: AsyncConnection | None = None
+        self._raw: Any = None  # the asyncpg connection under _conn
+        # Called when the PostgreSQL lock connection closes without being asked to (a database
+        # restart): the bot runs its heartbeat at once, which claims the shards again, instead
+        # of leaving them unowned until the next beat.
+        self.on_lost: Callable[[], None] = _nothing
 
     def owns(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
@@ -150,8 +176,12 @@ class Ownership:
                 and previous.shard_ids == self.shard_ids
                 and previous.shard_count == self.shard_count
             ):
-                self._engine, self._conn = previous._engine, previous._conn
-                previous._engine = previous._conn = None
+                raw: Any = previous._raw
+                self._engine, self._conn, self._raw = previous._engine, previous._conn, raw
+                previous._engine = previous._conn = previous._raw = None
+                # The lost-connection callback follows the connection to its new holder.
+                raw.remove_termination_listener(previous._lock_connection_closed)
+                raw.add_termination_listener(self._lock_connection_closed)
             else:
                 await self._claim_locks()
             _HELD[key] = self
@@ -313,15 +343,24 @@ class Ownership:
                     )
                     raise ShardTaken(shard, self.shard_count, str(holder or "unknown"))
             await conn.commit()  # session locks outlive the transaction; don't hold one open
+            raw: Any = (await conn.get_raw_connection()).driver_connection
+            raw.add_termination_listener(self._lock_connection_closed)
         except BaseException:
             await conn.close()
             await engine.dispose()
             raise
-        self._engine, self._conn = engine, conn
+        self._engine, self._conn, self._raw = engine, conn, raw
+
+    def _lock_connection_closed(self, raw: Any) -> None:
+        """asyncpg: the lock connection closed. Closing it ourselves clears ``_raw`` first, so
+        this only acts on a connection that was lost."""
+        if raw is self._raw:
+            log.warning("the shard lock connection closed; claiming the shards again")
+            self.on_lost()
 
     async def _close_locks(self) -> None:
         conn, engine = self._conn, self._engine
-        self._conn = self._engine = None
+        self._conn = self._engine = self._raw = None
         if _HELD.get((self.database.url, self.owner)) is self:
             del _HELD[(self.database.url, self.owner)]
         if conn is not None:
@@ -334,27 +373,84 @@ class Ownership:
 
 
 class ChangeFeed:
-    """Tell the owner of a table that another process changed it (PostgreSQL LISTEN/NOTIFY)."""
+    """Tell the owner of a table that another process changed it (PostgreSQL LISTEN/NOTIFY).
+
+    A notification sent while the owner's LISTEN connection is down is lost for good (PostgreSQL
+    keeps none for a session that is gone), so the connection is watched: ``watch`` (run by the
+    bot's scheduler, and at once when asyncpg reports the connection closed) reopens it with
+    backoff, and then compares the versions of the owner's tables with the database and calls
+    ``on_change`` for each that moved, exactly as a notification would have.
+    """
 
     def __init__(self, database: Database) -> None:
         self.database = database
         self.enabled = not is_sqlite(database.url)
         self._engine: AsyncEngine | None = None
         self._conn: AsyncConnection | None = None
+        self._raw: Any = None  # the asyncpg connection that LISTENs
+        self._on_change: Callable[[int], None] = _ignore
+        self._versions: Callable[[], Mapping[int, int]] = dict
+        # Set by the bot: run ``watch`` soon (the connection was just reported closed).
+        self.wake: Callable[[], None] = _nothing
+        self._watching = asyncio.Lock()
+        self._failures = 0
+        self._deaf_at: float | None = None
+        self._stopped = False
 
-    async def start(self, on_change: Callable[[int], None]) -> None:
+    @property
+    def listening(self) -> bool:
+        return self._raw is not None and not self._raw.is_closed()
+
+    async def start(
+        self, on_change: Callable[[int], None], versions: Callable[[], Mapping[int, int]]
+    ) -> None:
+        """Listen for changes to this process's tables. ``versions`` gives the tables it owns and
+        the version each has in memory, for the catch-up after a reconnect."""
         if not self.enabled:
             return
-        engine = create_async_engine(self.database.url, poolclass=NullPool)
-        conn = await engine.connect()
-        raw: Any = (await conn.get_raw_connection()).driver_connection
+        self._on_change, self._versions = on_change, versions
+        self._stopped = False
+        await self._open()
 
-        def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
-            if payload.isdigit():
-                on_change(int(payload))
-
-        await raw.add_listener(CHANNEL, heard)
-        self._engine, self._conn = engine, conn
+    async def watch(self) -> float:
+        """Check the LISTEN connection; reopen it and catch up if it was lost. Returns the seconds
+        until the next check: ``WATCH`` while it listens, a growing backoff while it cannot be
+        reopened. Never raises: a feed that cannot reopen is retried, and logged once."""
+        if not self.enabled or self._stopped:
+            return WATCH.total_seconds()
+        async with self._watching:
+            if self.listening:
+                try:
+                    await self._raw.fetchval("SELECT 1", timeout=PING_SECONDS)
+                    return WATCH.total_seconds()
+                except Exception:  # a silent network cut: no close was ever reported
+                    log.warning("the change feed's connection stopped answering; reopening it")
+            if self._deaf_at is None:
+                self._deaf_at = time.monotonic()
+            await self._close()
+            try:
+                await self._open()
+                moved = await self._catch_up()
+            except Exception as error:
+                await self._close()  # opened but not caught up: the next try does both again
+                self._failures += 1
+                delay = min(REOPEN_FIRST * 2 ** (self._failures - 1), REOPEN_MAX)
+                if self._failures == 1:
+                    reason = getattr(error, "orig", None) or error  # the driver's words, not SQLAlchemy's
+                    log.warning("could not reopen the change feed (%s); trying again with backoff", reason)
+                else:
+                    log.debug(
+                        "the change feed is still closed (%d tries); next in %.0f s", self._failures, delay
+                    )
+                return float(delay)
+            deaf = time.monotonic() - self._deaf_at
+            self._deaf_at, self._failures = None, 0
+            log.info(
+                "the change feed is listening again after %.1f s; caught up on %d moved tables",
+                deaf,
+                len(moved),
+            )
+            return WATCH.total_seconds()
 
     async def announce(self, table_id: int) -> None:
         if not self.enabled:
@@ -363,8 +459,58 @@ class ChangeFeed:
             await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": str(table_id)})
 
     async def stop(self) -> None:
+        self._stopped = True
+        await self._close()
+
+    async def _open(self) -> None:
+        engine = create_async_engine(self.database.url, poolclass=NullPool)
+        try:
+            conn = await engine.connect()
+            try:
+                raw: Any = (await conn.get_raw_connection()).driver_connection
+                await raw.add_listener(CHANNEL, self._heard)
+                raw.add_termination_listener(self._closed)
+            except BaseException:
+                await conn.close()
+                raise
+        except BaseException:
+            await engine.dispose()
+            raise
+        self._engine, self._conn, self._raw = engine, conn, raw
+
+    def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload.isdigit():
+            self._on_change(int(payload))
+
+    def _closed(self, raw: Any) -> None:
+        """asyncpg: the LISTEN connection closed. Closing it ourselves clears ``_raw`` first, so
+        this only acts on a connection that was lost."""
+        if raw is self._raw and not self._stopped:
+            self._deaf_at = time.monotonic()
+            log.warning("the change feed's connection closed; reopening it")
+            self.wake()
+
+    async def _catch_up(self) -> list[int]:
+        """Call ``on_change`` for every owned table whose version in the database differs from
+        the one in memory (moved, finished, or gone while nobody listened). Run after LISTEN is
+        in place, so a change is either heard or seen here; seeing one twice is harmless (the
+        owner compares versions before reloading)."""
+        known = dict(self._versions())
+        ids = list(known)
+        stored: dict[int, int] = {}
+        for start in range(0, len(ids), CATCH_UP_BATCH):
+            batch = ids[start : start + CATCH_UP_BATCH]
+            async with self.database.sessions() as session:
+                rows = await session.execute(select(Game.id, Game.version).where(Game.id.in_(batch)))
+                stored.update((int(tid), int(version)) for tid, version in rows)
+        moved = [tid for tid, version in known.items() if stored.get(tid) != version]
+        for tid in moved:
+            self._on_change(tid)
+        return moved
+
+    async def _close(self) -> None:
         conn, engine = self._conn, self._engine
-        self._conn = self._engine = None
+        self._conn = self._engine = self._raw = None
         if conn is not None:
             try:
                 await conn.close()
