@@ -156,6 +156,9 @@ class Ownership:
         self._engine: AsyncEngine | None = None
         self._conn: AsyncConnection | None = None
         self._raw: Any = None  # the asyncpg connection under _conn
+        # Set once the shards were given up on purpose (released, or handed over to a newer bot
+        # of this process): only then does a missing lock connection mean nothing is to be held.
+        self._given_up = False
         # Called when the PostgreSQL lock connection closes without being asked to (a database
         # restart): the bot runs its heartbeat at once, which claims the shards again, instead
         # of leaving them unowned until the next beat.
@@ -165,6 +168,7 @@ class Ownership:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     async def claim(self) -> None:
+        self._given_up = False
         if self.sqlite:
             await self._claim_leases()
         else:
@@ -179,6 +183,7 @@ class Ownership:
                 raw: Any = previous._raw
                 self._engine, self._conn, self._raw = previous._engine, previous._conn, raw
                 previous._engine = previous._conn = previous._raw = None
+                previous._given_up = True
                 # The lost-connection callback follows the connection to its new holder.
                 raw.remove_termination_listener(previous._lock_connection_closed)
                 raw.add_termination_listener(self._lock_connection_closed)
@@ -208,20 +213,25 @@ class Ownership:
                 if others:
                     raise ShardLost(str(ShardCountDiffers(self.shard_count, others)))
             return
-        if self._conn is None:
+        if self._given_up:
             return  # released, or handed over to this process's newer bot
-        try:
-            await self._conn.execute(text("SELECT 1"))
-            await self._conn.commit()
-        except Exception:
-            # The lock connection died (a database restart): the locks died with it. Take them
-            # again, unless another process was quicker.
-            log.warning("the shard lock connection was lost; claiming the shards again")
-            await self._close_locks()
+        if self._conn is not None:
             try:
-                await self._claim_locks()
-            except ShardsRefused as refused:
-                raise ShardLost(str(refused)) from refused
+                await self._conn.execute(text("SELECT 1"))
+                await self._conn.commit()
+                return
+            except Exception:
+                # The lock connection died (a database restart): the locks died with it.
+                log.warning("the shard lock connection was lost; claiming the shards again")
+                await self._close_locks()
+        # Take them again, unless another process was quicker. While the server is still down
+        # this raises, and the next beat (the scheduler retries it) tries again.
+        try:
+            await self._claim_locks()
+        except ShardsRefused as refused:
+            raise ShardLost(str(refused)) from refused
+        _HELD[(self.database.url, self.owner)] = self
+        log.info("owning shards %s of %d again", list(self.shard_ids), self.shard_count)
 
     async def release(self) -> None:
         """Give the shards up (a clean stop): a replacement need not wait for the lease."""
@@ -229,6 +239,7 @@ class Ownership:
             async with self.database.sessions() as session, session.begin():
                 await session.execute(delete(ShardLease).where(ShardLease.owner == self.owner))
             return
+        self._given_up = True
         await self._close_locks()
 
     # --- SQLite: lease rows ------------------------------------------------------------------

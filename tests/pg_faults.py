@@ -41,12 +41,15 @@ async def terminate_every_connection(url: str) -> int:
 
 
 async def terminate_application(url: str, application_name: str) -> int:
-    """End the connections one process opened (they carry its application_name)."""
-    conn = await _connect(url)
+    """End the connections one process opened to the database of ``url`` (they carry its
+    application_name). Works from the server's own ``postgres`` database, so also while the
+    test's database refuses new connections."""
+    conn = await _connect(url, database="postgres")
     try:
         rows = await conn.fetch(
             "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND application_name = $1",
+            "WHERE datname = $1 AND application_name = $2",
+            make_url(url).database,
             application_name,
         )
         return len(rows)

@@ -194,3 +194,34 @@ async def test_a_lost_shard_lock_connection_is_reported_and_claimed_again(databa
         await owner.release()
         for database in databases:
             await database.dispose()
+
+
+async def test_shard_locks_lost_while_the_server_is_down_are_claimed_once_it_is_back(
+    database_url: str,
+) -> None:
+    """The lock connection ends and the server refuses connections for a while (a restart that
+    takes some seconds): the heartbeats in between fail (and are retried), and the first one
+    after the server is back claims the shards again, so a second process for the same shard is
+    refused. Seen to fail before this was fixed: after one failed re-claim, Ownership.renew took
+    the missing connection for a clean release and returned quietly for good, so the process
+    played on with no locks and the second process started."""
+    databases = [Database(database_url), Database(database_url)]
+    clock = lambda: datetime.now(UTC)  # noqa: E731
+    owner = Ownership(databases[0], (0,), 1, "host-a:1", clock)
+    try:
+        await owner.claim()
+        await allow_connections(database_url, False)
+        try:
+            assert await terminate_application(database_url, "referee host-a:1") == 1
+            for _ in range(2):
+                with pytest.raises(Exception, match="not currently accepting connections"):
+                    await owner.renew()
+        finally:
+            await allow_connections(database_url, True)
+        await owner.renew()
+        with pytest.raises(ShardTaken):
+            await Ownership(databases[1], (0,), 1, "host-b:2", clock).claim()
+    finally:
+        await owner.release()
+        for database in databases:
+            await database.dispose()
