@@ -351,7 +351,8 @@ async def test_a_process_under_another_shard_count_is_refused(
 async def test_processes_under_one_count_share_the_database(database_url: str) -> None:
     """The count check refuses only another count: two processes under SHARD_COUNT=2 with
     different shards both start (and a third under 2 is refused for its shard, not its count).
-    Seen to fail with the count lock taken exclusively (the second process was refused)."""
+    Seen to fail with the count look not excluding the process's own count (in
+    Ownership._lease_counts and _claim_locks): the second process was refused."""
     clock = Clock()
     databases = [Database(database_url) for _ in range(3)]
     a = Ownership(databases[0], (0,), 2, "host-a:1", clock)
