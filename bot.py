@@ -33,7 +33,7 @@ from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
-from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
+from db.ownership import HEARTBEAT, WATCH, ChangeFeed, Ownership, ShardLost, ShardsRefused
 from db.standings import Standings
 from db.store import Store
 
@@ -154,6 +154,10 @@ class RefereeBot(commands.Bot):
         self.changes = ChangeFeed(self.database)
         self.referee.owns = self.ownership.owns
         self.referee.announce_change = self.changes.announce
+        # A lost database connection is acted on at once, not at the next beat: the shard locks
+        # are claimed again, and the change feed reopens and catches up.
+        self.ownership.on_lost = lambda: self.scheduler.at("ownership", self.scheduler.now(), self._heartbeat)
+        self.changes.wake = lambda: self.scheduler.at("changes", self.scheduler.now(), self._watch_changes)
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -165,10 +169,13 @@ class RefereeBot(commands.Bot):
                 continue
             await self.load_extension(name)
         # Claim this process's shards before touching a table: a second process for the same
-        # shards stops here (ShardTaken) instead of double-playing every game.
+        # shards, or one under another SHARD_COUNT, stops here (ShardsRefused) instead of
+        # double-playing every game.
         await self.ownership.claim()
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
-        await self.changes.start(self.referee.on_table_changed)
+        await self.changes.start(self.referee.on_table_changed, self._owned_versions)
+        if self.changes.enabled:
+            self.scheduler.after("changes", WATCH.total_seconds(), self._watch_changes)
         # Everything loaded so far (modules, classes, the games) lives as long as the process:
         # frozen, the collector stops walking it again and again, while resuming grows the heap
         # and on every click after that. Once per process: a process that builds many bots (the
@@ -196,6 +203,16 @@ class RefereeBot(commands.Bot):
             self.referee.messages.spawn(self.close())
             return
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+
+    async def _watch_changes(self) -> None:
+        """Keep the change feed listening (it reopens itself with backoff and catches up)."""
+        delay = await self.changes.watch()
+        self.scheduler.after("changes", delay, self._watch_changes)
+
+    def _owned_versions(self) -> dict[int, int]:
+        """The tables this process plays, at the version each has in memory (the change feed's
+        catch-up compares them with the database)."""
+        return {tid: table.version for tid, table in self.referee.tables.items()}
 
     async def release(self) -> None:
         """Give up the shards and stop listening (closing, or a test's clean-up)."""
@@ -376,8 +393,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(serve())
-    except ShardTaken as taken:
-        print(taken, file=sys.stderr)
+    except ShardsRefused as refused:
+        print(refused, file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print(

@@ -24,7 +24,8 @@ from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.words import plural, seat_names
 from rules.base import Event
-from rules.zaptrap import GESTURES, ZapOrTrap, card_name, species_name
+from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView, card_name, species_name
+from rules.zaptrap.views import SetView
 
 GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
@@ -45,11 +46,17 @@ def signal_text(gesture: str | None) -> str:
     return f"{GESTURES[gesture]} {gesture}"
 
 
-def card_label(code: str, view: dict[str, Any]) -> str:
+def card_label(code: str, view: ZapTrapView) -> str:
     """A card's face on a button or in a list: its name, with an emoji for the special cards."""
     name = card_name(code, view["preset"], int(view["species"]))
     emoji = SPECIAL_EMOJI.get(code[:3])
     return f"{emoji} {name}" if emoji else name
+
+
+def _state(table: Table) -> ZapTrapState:
+    """The table's engine state, typed, so that its views are ``ZapTrapView``s."""
+    assert isinstance(table.state, ZapTrapState)
+    return table.state
 
 
 def _names(table: Table, text: str) -> str:
@@ -57,7 +64,7 @@ def _names(table: Table, text: str) -> str:
     return seat_names(table, text)
 
 
-def _units(view: dict[str, Any]) -> list[list[int]]:
+def _units(view: ZapTrapView) -> list[list[int]]:
     """The seats of each side (a team of two, or one player)."""
     sides: list[list[int]] = [[] for _ in range(int(view["units"]))]
     for seat, unit in enumerate(view["team_of"]):
@@ -65,11 +72,11 @@ def _units(view: dict[str, Any]) -> list[list[int]]:
     return sides
 
 
-def _side_name(table: Table, view: dict[str, Any], unit: int) -> str:
+def _side_name(table: Table, view: ZapTrapView, unit: int) -> str:
     return " & ".join(table.name(s) for s in _units(view)[unit])
 
 
-def _set_text(found: dict[str, Any] | None, view: dict[str, Any]) -> str:
+def _set_text(found: SetView | None, view: ZapTrapView) -> str:
     if found is None:
         return "no set"
     count = {4: "four", 5: "five"}.get(int(found["count"]), str(found["count"]))
@@ -89,8 +96,7 @@ class ZapTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # A new round reshuffles: the same card codes come back, so old clicks must not carry over.
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         return (view["round"], view["phase"])
 
     def __init__(self) -> None:
@@ -131,8 +137,8 @@ class ZapTrapUI:
     # --- the public table -----------------------------------------------------------------------
 
     def table_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
+        state = _state(table)
+        view = state.view(None)
         phase = view["phase"]
         title = f"Zap or Trap — round {view['round']}" + (" — game over" if phase == "over" else "")
         embed = discord.Embed(
@@ -158,7 +164,7 @@ class ZapTrapUI:
         elif phase == "between":
             embed.description = self._between_text(table, view) + "\nThe next round starts shortly."
         else:
-            result = table.state.result()
+            result = state.result()
             summary = _names(table, result.summary) if result is not None else ""
             embed.description = f"The game is over. {summary}".strip()
         scores = "\n".join(
@@ -174,7 +180,7 @@ class ZapTrapUI:
         embed.set_footer(text=f"Deck {view['deck_count']} · discards {view['discard_count']}")
         return embed
 
-    def _between_text(self, table: Table, view: dict[str, Any]) -> str:
+    def _between_text(self, table: Table, view: ZapTrapView) -> str:
         call = view["call"]
         if view["void"] or call is None:
             return f"Round {view['round']} was void: nobody scores."
@@ -184,8 +190,7 @@ class ZapTrapUI:
         )
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        assert table.state is not None
-        phase = table.state.view(None)["phase"]
+        phase = _state(table).view(None)["phase"]
         if phase == "play":
             # The palette: anyone seated may gesture at any time; the referee never says which is real.
             return [
@@ -204,9 +209,9 @@ class ZapTrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
-        legal = set(table.state.legal_actions(seat))
+        state = _state(table)
+        view = state.view(seat)
+        legal = set(state.legal_actions(seat))
         phase = view["phase"]
         nav = self._remembered(table, seat, view, nav)
         if phase == "signals":
@@ -248,7 +253,7 @@ class ZapTrapUI:
         items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
         return embed, items
 
-    def _signal_lines(self, table: Table, view: dict[str, Any]) -> list[str]:
+    def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
         mine, watched = view["my_signal"], view["watch_signal"]
         if view["team_game"]:
             partner = table.name(view["partner"])
@@ -266,7 +271,7 @@ class ZapTrapUI:
             lines.append(f"Last round's was {signal_text(view['last_signal'])}; it stays if time runs out.")
         return lines
 
-    def _play_lines(self, table: Table, view: dict[str, Any], nav: str | None) -> list[str]:
+    def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
         lines = ["On the table: " + " · ".join(f"**{card_label(c, view)}**" for c in view["table"])]
         lines.append("Your hand: " + " · ".join(card_label(c, view) for c in view["hand"]))
         found = view["best_set"]
@@ -294,7 +299,7 @@ class ZapTrapUI:
             lines.append("You're the dealer: **Deal** clears the table and deals four new cards.")
         return lines
 
-    def _remembered(self, table: Table, seat: int, view: dict[str, Any], nav: str | None) -> str | None:
+    def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
         key = (table.id, seat)
         if nav is not None and nav[:1] in ("g", "t"):
             self._picks[key] = nav
@@ -309,7 +314,7 @@ class ZapTrapUI:
         return nav
 
     @staticmethod
-    def _picked(view: dict[str, Any], nav: str | None) -> tuple[str, str] | None:
+    def _picked(view: ZapTrapView, nav: str | None) -> tuple[str, str] | None:
         """The card picked for a two-step swap: ("g", a hand card) or ("t", a table card)."""
         if not nav or nav[0] not in "gt":
             return None
@@ -319,12 +324,13 @@ class ZapTrapUI:
         return None
 
     def _play_items(
-        self, table: Table, view: dict[str, Any], legal: set[str], nav: str | None
+        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
         v = table.version
         items: list[discord.ui.Item[Any]] = []
         picked = self._picked(view, nav)
-        in_set = set((view["best_set"] or {}).get("cards", []))
+        found = view["best_set"]
+        in_set = set(found["cards"]) if found else set()
         for i, code in enumerate(view["hand"][:10]):
             row = i // 5
             label = card_label(code, view)[:80]
@@ -385,7 +391,7 @@ class ZapTrapUI:
         return items
 
     def _call_items(
-        self, table: Table, view: dict[str, Any], legal: set[str], nav: str | None
+        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
         """ZAP on the seat you watch and TRAP on the others on one row; any other call the
         engine allows (wrong targets at a penalising table) behind "Other calls"."""
@@ -428,7 +434,7 @@ class ZapTrapUI:
         if event.kind == "call" and event.seat is not None:
             data = event.data
             each = " each" if len(data["scorers"]) > 1 else ""
-            view = table.state.view(None) if table.state is not None else None
+            view = _state(table).view(None) if table.state is not None else None
             to = ", ".join(_side_name(table, view, u) for u in data["scorers"]) if view else ""
             return (
                 f"**{table.name(event.seat)}** called {data['call']} on **{table.name(data['target'])}**: "
@@ -442,8 +448,7 @@ class ZapTrapUI:
         return text
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         call = view["call"]
         if call is None:
             return None
@@ -468,9 +473,9 @@ class ZapTrapUI:
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
-        result = table.state.result()
+        state = _state(table)
+        view = state.view(None)
+        result = state.result()
         assert result is not None
         for key in [k for k in self._picks if k[0] == table.id]:
             del self._picks[key]
@@ -499,8 +504,7 @@ class ZapTrapUI:
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         """Every round's real signals, stored with the finished game."""
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         rows = []
         for entry in view.get("signal_history", []):
             for unit, gesture in enumerate(entry["signals"]):

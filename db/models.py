@@ -233,13 +233,18 @@ class SeasonStanding(Base):
 
 
 class ShardLease(Base):
-    """Which process plays the tables of a Discord shard (on SQLite; PostgreSQL uses advisory
-    locks). A lease is renewed by its owner's heartbeat; one that ran out may be taken over."""
+    """Which process plays the tables of a Discord shard, under which shard count (on SQLite;
+    PostgreSQL uses advisory locks). A lease is renewed by its owner's heartbeat; one that ran
+    out may be taken over."""
 
     __tablename__ = "shard_leases"
 
     shard_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     owner: Mapped[str] = mapped_column(String(200))
+    # The SHARD_COUNT the owner runs under: a process with another count is refused, since the
+    # same guild has a different shard number under each count. NULL on leases written before
+    # the count was recorded (nothing is known of those; they run out on their own).
+    shard_count: Mapped[int | None] = mapped_column(Integer)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -281,10 +281,14 @@ class Store:
         async with self.db.sessions() as session:
             return await session.get(Game, game_id)
 
-    async def actions(self, game_id: int) -> list[ActionRow]:
+    async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
+        """The game's actions in order; those with ``seq > after`` (what a process at version
+        ``after`` has not seen yet) when ``after`` is given."""
         async with self.db.sessions() as session:
             rows = await session.scalars(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq > after)
+                .order_by(ActionRow.seq)
             )
             return list(rows)
 

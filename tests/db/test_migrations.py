@@ -76,12 +76,12 @@ async def test_one_live_table_per_channel(database_url: str) -> None:
         await store.db.dispose()
 
 
-def test_standings_keep_their_counts_through_0003_up_and_down(fresh_database_url: str) -> None:
-    """Before 0003 a standing's games were all its games. Up: the all-time counts start from them.
+def test_standings_keep_their_counts_through_0004_up_and_down(fresh_database_url: str) -> None:
+    """Before 0004 a standing's games were all its games. Up: the all-time counts start from them.
     Down (after a new season emptied the season's counts): the old columns get the all-time
     counts back, so nothing a person played is lost either way."""
     url = fresh_database_url
-    migrate(url, "0002")
+    migrate(url, "0003")
     row = "(1, 'zipzap', 11, 'ann', 3, 1, 7, 25.0, 8.0, '2026-01-01 00:00:00')"
     run(
         url,
@@ -91,7 +91,7 @@ def test_standings_keep_their_counts_through_0003_up_and_down(fresh_database_url
     migrate(url)
     assert fetch(url, "SELECT total_games, total_wins, total_points FROM player_stats") == [(3, 1, 7)]
     run(url, "UPDATE player_stats SET games = 0, wins = 0, points = 0")  # a new season began
-    downgrade(url, "0002")
+    downgrade(url, "0003")
     assert fetch(url, "SELECT games, wins, points FROM player_stats") == [(3, 1, 7)]
     migrate(url)
     assert fetch(url, "SELECT games, total_games FROM player_stats") == [(3, 3)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.zaptrap_players import hand_value
+from rules.zaptrap.players import hand_value
 from tests.e2e.simhelpers import buttons
 
 FINAL_TITLE = "Zap or Trap — final results"

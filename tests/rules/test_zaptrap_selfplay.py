@@ -20,7 +20,7 @@ from rules.base import Event, IllegalAction, State
 from rules.replay import replay
 from rules.selfplay import play_game
 from rules.zaptrap import GESTURES, ZapTrapOptions, ZapTrapState, best_set
-from rules.zaptrap_players import hand_value
+from rules.zaptrap.players import hand_value
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVEL_MIXES = [["casual"], ["sharp"], ["casual", "sharp"], ["sharp", "casual", "casual"]]

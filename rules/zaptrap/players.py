@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from rules.base import JSON, Action
-from rules.zaptrap import GESTURES, SPECIAL_RE, species_shown
+from rules.base import Action
+from rules.zaptrap.cards import GESTURES, SPECIAL_RE, species_shown
+from rules.zaptrap.views import ZapTrapView
 
 SIGNAL_REPEAT = 8  # public events before a player holding a set repeats its real signal
 TRAP_PATIENCE = 6  # public events a sharp player waits, after a telling gesture, before a TRAP
@@ -34,7 +35,7 @@ def hand_value(hand: list[str], species: int, specials: bool) -> tuple[int, int,
     return best, extra, counts[1], sum(c * c for c in counts)
 
 
-def species_total(view: JSON) -> int:
+def species_total(view: ZapTrapView) -> int:
     return int(view["species"])
 
 
@@ -68,7 +69,7 @@ class ZapTrapPlayer:
 
     # -- deciding -----------------------------------------------------------------------------
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(self, view: ZapTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal or view.get("seat") is None:
             return None
         phase = view.get("phase")
@@ -78,7 +79,7 @@ class ZapTrapPlayer:
             return None  # the reveal stays up until the next-round timer
         return self.play(view, legal, rng)
 
-    def pick_signal(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def pick_signal(self, view: ZapTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         if view["signals_ready"][view["unit"]]:
             return None
         last = view.get("last_signal")
@@ -86,7 +87,7 @@ class ZapTrapPlayer:
             return f"signal-{last}"
         return f"signal-{rng.choice(list(GESTURES))}"
 
-    def play(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def play(self, view: ZapTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         zap = self.zap(view, legal, rng)
         if zap is not None:
             return zap
@@ -112,7 +113,7 @@ class ZapTrapPlayer:
             return "deal"
         return None
 
-    def zap(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def zap(self, view: ZapTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         watched, signal = view.get("watch_seat"), view.get("watch_signal")
         action = f"ZAP-{watched}"
         if signal is None or action not in legal:
@@ -123,7 +124,7 @@ class ZapTrapPlayer:
         return None
 
     @staticmethod
-    def real_signal(view: JSON) -> Action | None:
+    def real_signal(view: ZapTrapView) -> Action | None:
         signal = view.get("my_signal")
         if signal is None:
             return None
@@ -139,7 +140,9 @@ class ZapTrapPlayer:
         give, take = _swap_parts(swap)
         return [c for c in hand if c != give] + [take]
 
-    def best_swap(self, view: JSON, legal: list[Action], species: int, rng: random.Random) -> Action | None:
+    def best_swap(
+        self, view: ZapTrapView, legal: list[Action], species: int, rng: random.Random
+    ) -> Action | None:
         hand: list[str] = view["hand"]
         now = hand_value(hand, species, self.values_specials)
         best: list[Action] = []
@@ -156,7 +159,7 @@ class ZapTrapPlayer:
             return None
         return best[0] if len(best) == 1 else min(best)
 
-    def trap(self, view: JSON, legal: list[Action]) -> Action | None:
+    def trap(self, view: ZapTrapView, legal: list[Action]) -> Action | None:
         """TRAP an opponent whose gestures give them away: the same gesture twice this round, once
         right after a swap of their own; or a gesture right after a swap, then no more swapping
         while the table moved on. Our own side's signal tells us nothing about them."""
@@ -182,7 +185,7 @@ class ZapTrapPlayer:
         return None
 
     @staticmethod
-    def bluff(view: JSON, rng: random.Random) -> Action | None:
+    def bluff(view: ZapTrapView, rng: random.Random) -> Action | None:
         """A decoy gesture now and then after one of its own swaps, so its real one is harder to read."""
         me = view["seat"]
         own_swaps = [s["seq"] for s in view.get("swaps", []) if s["seat"] == me]
@@ -200,7 +203,7 @@ class ZapTrapPlayer:
 
     # -- timing -------------------------------------------------------------------------------
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: ZapTrapView, action: Action, rng: random.Random) -> float:
         if action.startswith("signal-"):
             kind = "signal"
         elif action.startswith("S"):
@@ -253,7 +256,7 @@ class SharpPlayer(ZapTrapPlayer):
         "other": (1.0, 2.0),
     }
 
-    def pick_signal(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def pick_signal(self, view: ZapTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         if view["signals_ready"][view["unit"]]:
             return None
         # A fresh signal every round keeps watchers from learning it.

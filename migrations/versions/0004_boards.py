@@ -1,7 +1,7 @@
 """leaderboards: ratings kept per game, all-time counts, seasons and their archived standings
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-11-25
 
 - results: each person's rating before and after the game, and their rated games by then;
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
