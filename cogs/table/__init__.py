@@ -24,7 +24,8 @@ imports it back):
   parent channel); all of them land through ``effects.py``: the latest state wins, and Discord's
   "try later" is retried with backoff until the effect lands or its target is gone.
 - ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``lobby.py`` (seat changes on a
-  draft and the lobby drawing).
+  draft and the lobby drawing), ``results.py`` (each person's new rating under a finished game's
+  results, and its Watch again button).
 - ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
   ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers),
