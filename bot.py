@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.table.common import NOBODY, escape
@@ -33,7 +34,8 @@ from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
 from db.engine import Database, DatabaseUnavailable, check, prepare
-from db.ownership import HEARTBEAT, ChangeFeed, Ownership, ShardLost, ShardTaken
+from db.ownership import HEARTBEAT, WATCH, ChangeFeed, Ownership, ShardLost, ShardsRefused
+from db.standings import Standings
 from db.store import Store
 
 ROOT = Path(__file__).resolve().parent
@@ -146,6 +148,7 @@ class RefereeBot(commands.Bot):
         self.sync_commands = sync_commands
         self.database = Database(settings.database_url)
         self.store = Store(self.database)
+        self.standings = Standings(self.database)
         self.scheduler = Scheduler()
         self.referee = Referee(self, self.store, self.scheduler)
         self.referee.computer_speed = settings.computer_speed
@@ -155,19 +158,28 @@ class RefereeBot(commands.Bot):
         self.changes = ChangeFeed(self.database)
         self.referee.owns = self.ownership.owns
         self.referee.announce_change = self.changes.announce
+        # A lost database connection is acted on at once, not at the next beat: the shard locks
+        # are claimed again, and the change feed reopens and catches up.
+        self.ownership.on_lost = lambda: self.scheduler.at("ownership", self.scheduler.now(), self._heartbeat)
+        self.changes.wake = lambda: self.scheduler.at("changes", self.scheduler.now(), self._watch_changes)
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.add_dynamic_items(TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton)
+        self.add_dynamic_items(
+            TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton, *BOARD_ITEMS
+        )
         for name in EXTENSIONS:
             if importlib.util.find_spec(name) is None:
                 continue
             await self.load_extension(name)
         # Claim this process's shards before touching a table: a second process for the same
-        # shards stops here (ShardTaken) instead of double-playing every game.
+        # shards, or one under another SHARD_COUNT, stops here (ShardsRefused) instead of
+        # double-playing every game.
         await self.ownership.claim()
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
-        await self.changes.start(self.referee.on_table_changed)
+        await self.changes.start(self.referee.on_table_changed, self._owned_versions)
+        if self.changes.enabled:
+            self.scheduler.after("changes", WATCH.total_seconds(), self._watch_changes)
         # Everything loaded so far (modules, classes, the games) lives as long as the process:
         # frozen, the collector stops walking it again and again, while resuming grows the heap
         # and on every click after that. Once per process: a process that builds many bots (the
@@ -195,6 +207,16 @@ class RefereeBot(commands.Bot):
             self.referee.messages.spawn(self.close())
             return
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+
+    async def _watch_changes(self) -> None:
+        """Keep the change feed listening (it reopens itself with backoff and catches up)."""
+        delay = await self.changes.watch()
+        self.scheduler.after("changes", delay, self._watch_changes)
+
+    def _owned_versions(self) -> dict[int, int]:
+        """The tables this process plays, at the version each has in memory (the change feed's
+        catch-up compares them with the database)."""
+        return {tid: table.version for tid, table in self.referee.tables.items()}
 
     async def release(self) -> None:
         """Give up the shards and stop listening (closing, or a test's clean-up)."""
@@ -375,8 +397,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(serve())
-    except ShardTaken as taken:
-        print(taken, file=sys.stderr)
+    except ShardsRefused as refused:
+        print(refused, file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print(

@@ -4,12 +4,13 @@ Public (the table message, drawn from the spectator view): the gifts on the tabl
 (never what they chose), both tracks per player, the reveal as it happens, the pack buttons for
 the dealer and the GiftTRAP buttons, open to every player all round. Private (the panel, drawn from
 the seat's own view): the gift for each other player, the four tokens, Give More and Get More, and
-Ready. Every rule is in rules/gifttrap.py; the engine refuses what is not allowed and says why.
+Ready. Every rule is in rules/gifttrap/; the engine refuses what is not allowed and says why.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import discord
@@ -23,7 +24,8 @@ from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
-from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
+from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, GiftTrapState
+from rules.gifttrap.views import GiftTrapView, TokenPlaces
 from rules.words import plural
 
 GAME = GiftTrap()
@@ -43,20 +45,26 @@ SPEED_HELP = {
 }
 
 
-def gift_text(gift: dict[str, Any]) -> str:
+def gift_text(gift: Mapping[str, Any]) -> str:
     """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear")."""
     return f"{gift['space']}. {gift['emoji']} {gift['name']}"
 
 
-def short_gift(gift: dict[str, Any]) -> str:
+def short_gift(gift: Mapping[str, Any]) -> str:
     return f"{gift['space']}. {gift['emoji']}"
 
 
-def token_line(token: str, gift: dict[str, Any] | None, *, short: bool = False) -> str:
+def token_line(token: str, gift: Mapping[str, Any] | None, *, short: bool = False) -> str:
     """A token and the gift under it ("GREAT +3 → 3. 🧸 Teddy bear")."""
     if gift is None:
         return f"{TOKEN_LABELS[token]} → — not placed yet"
     return f"{TOKEN_LABELS[token]} → {short_gift(gift) if short else gift_text(gift)}"
+
+
+def _state(table: Table) -> GiftTrapState:
+    """The table's engine state, typed, so that its views are ``GiftTrapView``s."""
+    assert isinstance(table.state, GiftTrapState)
+    return table.state
 
 
 def _names(table: Table, text: str) -> str:
@@ -97,8 +105,7 @@ class GiftTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # Gift numbers name different gifts next round: a click never carries into another round.
-        assert table.state is not None
-        return table.state.view(None)["round"]
+        return _state(table).view(None)["round"]
 
     def __init__(self) -> None:
         # (table id, seat) -> the panel page that person last looked at, so a live refresh or an
@@ -119,8 +126,7 @@ class GiftTrapUI:
         """Kept under ~1,500 characters with eight players, for phones: the gifts, one line per
         player and what to do now. The unwraps are already in the referee's Latest lines; the
         whole round's unwraps and tokens are behind History."""
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         phase = view["phase"]
         title = f"GiftTRAP — round {view['round']}"
         if view["price"]:
@@ -156,8 +162,7 @@ class GiftTrapUI:
     def history(self, table: Table) -> str:
         """The History button: every gift unwrapped this round and every token turned up (all
         public once the reveal has shown them; drawn from the spectator view)."""
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         lines = [f"**GiftTRAP — round {view['round']}**"]
         if view["revealed"]:
             lines.append("**Unwrapped this round**")
@@ -174,7 +179,7 @@ class GiftTrapUI:
             lines += shown
         return "\n".join(lines)
 
-    def _status(self, table: Table, view: dict[str, Any]) -> str:
+    def _status(self, table: Table, view: GiftTrapView) -> str:
         phase = view["phase"]
         dealer = f"**{table.name(view['dealer'])}**"
         if phase == "pack":
@@ -207,7 +212,7 @@ class GiftTrapUI:
         winners = ", ".join(f"**{table.name(s)}**" for s in view["winners"]) or "nobody"
         return f"The game is over: {winners} reached GIFTED on both tracks."
 
-    def _track_lines(self, table: Table, view: dict[str, Any]) -> list[str]:
+    def _track_lines(self, table: Table, view: GiftTrapView) -> list[str]:
         """One line per player: both markers, and what they are doing now."""
         lines = []
         for s in table.seats:
@@ -228,7 +233,7 @@ class GiftTrapUI:
             lines.append(line + (f" ({', '.join(tags)})" if tags else ""))
         return lines
 
-    def _gift_line(self, table: Table, record: dict[str, Any]) -> str:
+    def _gift_line(self, table: Table, record: Mapping[str, Any]) -> str:
         """One unwrapped gift: who, what, the token, and both markers' moves."""
         gift = {"space": record["space"], "emoji": record["emoji"], "name": record["name"]}
         receiver, giver = table.name(record["receiver"]), table.name(record["giver"])
@@ -241,14 +246,13 @@ class GiftTrapUI:
         doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
         return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
 
-    def _ranking_line(self, table: Table, view: dict[str, Any], seat: int, ranks: dict[str, int]) -> str:
+    def _ranking_line(self, table: Table, view: GiftTrapView, seat: int, ranks: TokenPlaces) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
         parts = [token_line(t, gifts.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
         return f"**{table.name(seat)}**: " + " · ".join(parts)
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         phase = view["phase"]
         items: list[discord.ui.Item[Any]] = [
             TableButton(table.id, "history", label="History", emoji="📜", row=0)
@@ -312,16 +316,14 @@ class GiftTrapUI:
         if kind == "filled":
             return f"⏰ {who} ran out of time: the referee completed their choices."
         if kind == "ranking":
-            assert table.state is not None
-            layout = {g["space"]: g for g in table.state.view(None)["layout"]}
+            layout = {g["space"]: g for g in _state(table).view(None)["layout"]}
             ranks = data["ranks"]
             parts = [token_line(t, layout.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
             return f"{who} turns up their tokens: " + " · ".join(parts)
         if kind == "gift":
             return "🎁 " + self._gift_line(table, data)
         if kind == "gifttrap":
-            assert table.state is not None
-            layout = {g["space"]: g for g in table.state.view(None)["layout"]}
+            layout = {g["space"]: g for g in _state(table).view(None)["layout"]}
             gift = layout.get(data["space"])
             what = gift_text(gift) if gift else f"gift {data['space']}"
             return f"🪤 {who} shouts **GiftTRAP** on {what}: nobody scores from it this round."
@@ -352,8 +354,7 @@ class GiftTrapUI:
         return out
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        assert table.state is not None
-        view = table.state.view(None)
+        view = _state(table).view(None)
         if view["phase"] == "over":
             return None  # the final results follow at once
         moved_get = [0] * len(table.seats)
@@ -375,9 +376,9 @@ class GiftTrapUI:
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
-        assert table.state is not None
-        view = table.state.view(None)
-        result = table.state.result()
+        state = _state(table)
+        view = state.view(None)
+        result = state.result()
         assert result is not None
         for key in [k for k in self._pages if k[0] == table.id]:
             del self._pages[key]
@@ -399,7 +400,7 @@ class GiftTrapUI:
 
     # --- private panel -------------------------------------------------------------------------
 
-    def _pages_for(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+    def _pages_for(self, view: GiftTrapView) -> list[tuple[str, str]]:
         """The panel's pages while choosing: (nav name, tab label)."""
         me = view["seat"]
         receivers = [r for r in range(view["players"]) if r != me]
@@ -417,7 +418,7 @@ class GiftTrapUI:
         pages.append(("cards", "Cards" if view["strategy_cards"] else "Swap tokens"))
         return pages
 
-    def _default_page(self, view: dict[str, Any]) -> str:
+    def _default_page(self, view: GiftTrapView) -> str:
         my = view["my"]
         me = view["seat"]
         receivers = [r for r in range(view["players"]) if r != me]
@@ -431,9 +432,9 @@ class GiftTrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        assert table.state is not None
-        view = table.state.view(seat)
-        legal = set(table.state.legal_actions(seat))
+        state = _state(table)
+        view = state.view(seat)
+        legal = set(state.legal_actions(seat))
         phase = view["phase"]
         my = view["my"]
         embed = discord.Embed(title=f"Your gifts — round {view['round']}", colour=discord.Colour.magenta())
@@ -534,7 +535,7 @@ class GiftTrapUI:
             items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
         return embed, items
 
-    def _choice_lines(self, table: Table, view: dict[str, Any]) -> list[str]:
+    def _choice_lines(self, table: Table, view: GiftTrapView) -> list[str]:
         """This seat's own choices so far (its own view only)."""
         my = view["my"]
         me = view["seat"]
@@ -562,7 +563,7 @@ class GiftTrapUI:
                 lines.append("🔍 Get More: not played (optional, doubles your GET move for one gift)")
         return lines
 
-    def _page_items(self, table: Table, view: dict[str, Any], page: str) -> list[discord.ui.Item[Any]]:
+    def _page_items(self, table: Table, view: GiftTrapView, page: str) -> list[discord.ui.Item[Any]]:
         my = view["my"]
         me = view["seat"]
         v = table.version
@@ -603,15 +604,15 @@ class GiftTrapUI:
             for row, token in enumerate(TOKENS):
                 options = []
                 for gift in layout:
-                    other = holding.get(gift["space"])
+                    held = holding.get(gift["space"])
                     options.append(
                         discord.SelectOption(
                             label=gift_text(gift)[:100],
                             value=str(gift["space"]),
                             default=my["ranks"].get(token) == gift["space"],
                             description=(
-                                f"your {TOKEN_LABELS[other]} token is here"
-                                if other is not None and other != token
+                                f"your {TOKEN_LABELS[held]} token is here"
+                                if held is not None and held != token
                                 else None
                             ),
                         )

@@ -108,7 +108,11 @@ def help_embed() -> discord.Embed:
         "**At the table**",
         "`/table hand` your hand again · `/table leave` a computer takes your seat · "
         "`/table stop` the host ends the game",
-        "`/leaderboard` the standings · `/stats` a player's record",
+        "",
+        "**Standings and replays**",
+        "`/leaderboard` a game's standings · `/stats show` a player's record · `/history` recent "
+        "games, each one a replay away · `/replay` a game by its number",
+        "`/stats forget` delete your record here · managers: `/season new`, `/stats export`",
     ]
     return discord.Embed(
         title="How this bot works", description="\n".join(lines), colour=discord.Colour.blurple()

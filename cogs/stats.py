@@ -1,66 +1,117 @@
-"""`/leaderboard` and `/stats`: this server's standings, per game."""
+"""`/leaderboard`, `/stats show|forget|export`, `/history`, `/replay` and `/season new`: this
+server's standings, records, match history and replays. The commands only hand over to
+``cogs/boards/``, where each part lives with its own buttons."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table.common import NOBODY, markdown_name
+from cogs.boards import history, leaderboard, record, replay, seasons
 from rules import GAMES
 
+log = logging.getLogger(__name__)
+
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in GAMES.items()]
+SEASON_CHOICES = [app_commands.Choice(name="every game", value=seasons.ALL), *GAME_CHOICES]
 
 
 class StatsCog(commands.Cog):
+    stats = app_commands.Group(name="stats", description="Records in this server", guild_only=True)
+    season = app_commands.Group(
+        name="season", description="Leaderboard seasons in this server", guild_only=True
+    )
+
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's standings in a game")
-    @app_commands.describe(game="Which game")
+    @app_commands.describe(
+        game="Which game", season="An earlier season's number (the current one if left empty)"
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        season: app_commands.Range[int, 1, 100_000] | None = None,
     ) -> None:
-        assert interaction.guild_id is not None
-        rows = await self.bot.store.leaderboard(interaction.guild_id, game.value)
-        embed = discord.Embed(title=f"{game.name} — leaderboard", colour=discord.Colour.gold())
-        if not rows:
-            embed.description = "No finished games yet. Start one with `/" + game.value + " new`."
-        else:
-            lines = [
-                f"{i}. **{markdown_name(r.name)}** — rating {r.rating:.1f} · "
-                f"{r.wins} wins / {r.games} games · {r.points} pts"
-                for i, r in enumerate(rows, 1)
-            ]
-            embed.description = "\n".join(lines)
-        embed.set_footer(
-            text="Rating: OpenSkill, shown as mu − 3·sigma. Computer players count at a fixed strength."
-        )
-        await interaction.response.send_message(embed=embed, allowed_mentions=NOBODY)
+        await leaderboard.send_board(interaction, game.value, season)
 
-    @app_commands.command(name="stats", description="A player's record in this server")
-    @app_commands.describe(user="Whose record (you, if left empty)")
+    @stats.command(name="show", description="A player's record per game here (only you see it)")
+    @app_commands.describe(user="Whose record (yours, if left empty)")
+    async def show(self, interaction: discord.Interaction[Any], user: discord.Member | None = None) -> None:
+        await record.show(interaction, user)
+
+    @stats.command(name="forget", description="Delete your standings in this server (asks first)")
+    async def forget(self, interaction: discord.Interaction[Any]) -> None:
+        await record.ask_to_forget(interaction)
+
+    @stats.command(name="export", description="This server's standings as a CSV file (server managers)")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        await record.export(interaction)
+
+    @app_commands.command(name="history", description="A player's recent games here (only you see it)")
+    @app_commands.describe(user="Whose games (yours, if left empty)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.Member | None = None) -> None:
-        assert interaction.guild_id is not None
+    async def history(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.Member | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
         who = user or interaction.user
-        rows = await self.bot.store.player_stats(interaction.guild_id, who.id)
-        name = markdown_name(who.display_name)
-        embed = discord.Embed(title=f"{name} — record here", colour=discord.Colour.blurple())
-        if not rows:
-            embed.description = "No finished games in this server yet."
-        for r in rows:
-            title = GAMES[r.game].title if r.game in GAMES else r.game
-            embed.add_field(
-                name=title,
-                value=f"{r.games} games · {r.wins} wins · {r.points} pts · rating {r.rating:.1f}",
-                inline=False,
-            )
-        await interaction.response.send_message(embed=embed, allowed_mentions=NOBODY)
+        key = game.value if game is not None else history.ALL
+        await history.send_page(interaction, who.id, who.display_name, key, 1, edit=False)
+
+    @app_commands.command(name="replay", description="Watch a finished game again (only you see it)")
+    @app_commands.describe(number="The game's number, as /history shows it (#42)")
+    @app_commands.guild_only()
+    async def replay(
+        self, interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, 10**15]
+    ) -> None:
+        await replay.show(interaction, number, 0, edit=False)
+
+    @season.command(name="new", description="Start a new season (server managers; asks first)")
+    @app_commands.describe(game="Which game (every game, if left empty)")
+    @app_commands.choices(game=SEASON_CHOICES)
+    async def new_season(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None
+    ) -> None:
+        await seasons.ask(interaction, game.value if game is not None else seasons.ALL)
+
+    # --- a finished game's table message going away ----------------------------------------
+    # /history links each game to its final table message; once that is deleted (or its whole
+    # channel), the link goes, so nobody follows it to "message not found".
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._gone(message_ids=[payload.message_id])
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self._gone(message_ids=list(payload.message_ids))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._gone(channel_id=channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._gone(channel_id=payload.thread_id)
+
+    async def _gone(self, message_ids: list[int] | None = None, channel_id: int | None = None) -> None:
+        try:
+            await self.bot.standings.message_gone(message_ids or (), channel_id)
+        except Exception:
+            # Only a link is at stake: it stays until the next deletion event that reaches us.
+            log.warning("could not forget a deleted table message", exc_info=True)
 
 
 async def setup(bot: Any) -> None:

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import boards
 from cogs.help import RULES_ID, show_full_rules
 from cogs.table.buttons import is_ours, on_message, payload, route_unlisted
 from cogs.table.common import NOBODY, Refusal, reply
@@ -69,6 +70,9 @@ class TablesCog(commands.Cog):
         if rules is not None:
             if not on_message(interaction, custom_id):
                 await show_full_rules(interaction, rules["game"])
+        elif boards.is_ours(custom_id):
+            if not on_message(interaction, custom_id):
+                await boards.route_unlisted(interaction, custom_id)
         elif not is_ours(custom_id):
             await reply(interaction, "That button isn't one I recognise, so nothing happened.")
         elif not on_message(interaction, custom_id):

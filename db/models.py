@@ -75,7 +75,9 @@ class Game(Base):
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Bumped by every accepted change; buttons carry it so stale clicks are recognised.
     version: Mapped[int] = mapped_column(Integer, default=0)
-    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The table message; for a finished game, None once it was deleted (so history links only to
+    # messages that still exist).
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     # The one pending engine timer (stall, idle leader, next round) survives restarts here.
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deadline_action: Mapped[str | None] = mapped_column(String(64))
@@ -154,19 +156,30 @@ class Signal(Base):
 
 
 class ResultRow(Base):
+    """A seat's place and points in a finished game; for a person, their rating before and after
+    it (what the results message and /history show as "1523 (+18)")."""
+
     __tablename__ = "results"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     computer_level: Mapped[str | None] = mapped_column(String(16))
     place: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
+    # None for computer seats, and for games recorded before ratings were kept per game.
+    mu_before: Mapped[float | None] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float)
+    mu_after: Mapped[float | None] = mapped_column(Float)
+    sigma_after: Mapped[float | None] = mapped_column(Float)
+    # The person's rated games in this game here, this one included (decides the "?" mark).
+    rated_games: Mapped[int | None] = mapped_column(Integer)
 
 
 class PlayerStats(Base):
-    """Per guild, per game, per person: the leaderboard and the OpenSkill rating."""
+    """Per guild, per game, per person: the current season's standing, the OpenSkill rating, and
+    the all-time counts a new season leaves alone."""
 
     __tablename__ = "player_stats"
 
@@ -174,22 +187,64 @@ class PlayerStats(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     name: Mapped[str] = mapped_column(String(100))
+    # This season.
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+    # All time (every season).
+    total_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class Season(Base):
+    """A season of one game in one server, from ``started_at`` until the next one starts. A game
+    with no row here is in season 1, which began with its first finished game."""
+
+    __tablename__ = "seasons"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_by: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class SeasonStanding(Base):
+    """A finished season's standings as they stood when the next season began ("Season N")."""
+
+    __tablename__ = "season_standings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    place: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    total_games: Mapped[int] = mapped_column(Integer)
+
+
 class ShardLease(Base):
-    """Which process plays the tables of a Discord shard (on SQLite; PostgreSQL uses advisory
-    locks). A lease is renewed by its owner's heartbeat; one that ran out may be taken over."""
+    """Which process plays the tables of a Discord shard, under which shard count (on SQLite;
+    PostgreSQL uses advisory locks). A lease is renewed by its owner's heartbeat; one that ran
+    out may be taken over."""
 
     __tablename__ = "shard_leases"
 
     shard_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     owner: Mapped[str] = mapped_column(String(200))
+    # The SHARD_COUNT the owner runs under: a process with another count is refused, since the
+    # same guild has a different shard number under each count. NULL on leases written before
+    # the count was recorded (nothing is known of those; they run out on their own).
+    shard_count: Mapped[int | None] = mapped_column(Integer)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -201,6 +256,8 @@ __all__ = [
     "GuildSettings",
     "PlayerStats",
     "ResultRow",
+    "Season",
+    "SeasonStanding",
     "Seat",
     "ShardLease",
     "Signal",

@@ -12,29 +12,29 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from db.engine import Database, Refused
 from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Seat, Signal, utcnow
+from db.ratings import (
+    COMPUTER_RATINGS,
+    DEFAULT_COMPUTER_RATING,
+    RATING_MODEL,
+    ShownRating,
+    shown_rating,
+)
 
-RATING_MODEL = PlackettLuce()
-# Computer players take part in a rated game at a fixed strength per level and are never re-rated,
-# so beating a "sharp" computer is worth more than beating a "casual" one.
-# Level names are each game's own (rules/*.py computer_levels); tests check every level is here and
-# that within a game a stronger level rates higher.
-COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
-    "casual": (20.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap, GiftTRAP
-    "sharp": (28.0, 3.0),  # Zip Zap, Zap or Trap, Spy Trap
-    "thoughtful": (28.0, 3.0),  # GiftTRAP
-    "easy": (18.0, 3.0),  # Trap
-    "medium": (24.0, 3.0),  # Trap
-    "hard": (30.0, 3.0),  # Trap: alpha-beta search
-}
-# Only a level added to a game but not above would fall back to this.
-DEFAULT_COMPUTER_RATING = (25.0, 3.0)
+__all__ = [
+    "COMPUTER_RATINGS",
+    "ChannelBusy",
+    "Conflict",
+    "RatingChange",
+    "SeatResult",
+    "SeatSpec",
+    "Store",
+]
 
 
 class ChannelBusy(Exception):
@@ -70,20 +70,16 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
-class StandingRow:
+class RatingChange:
+    """What one finished game did to one person's rating (the results message's "alice 1523 (+18)")."""
+
+    seat: int
     user_id: int
     name: str
-    game: str
-    games: int
-    wins: int
-    points: int
-    mu: float
-    sigma: float
-
-    @property
-    def rating(self) -> float:
-        # The conservative estimate (ordinal) ranks people who played little below steady players.
-        return self.mu - 3 * self.sigma
+    place: int
+    left: bool
+    before: ShownRating
+    after: ShownRating
 
 
 class Store:
@@ -285,10 +281,14 @@ class Store:
         async with self.db.sessions() as session:
             return await session.get(Game, game_id)
 
-    async def actions(self, game_id: int) -> list[ActionRow]:
+    async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
+        """The game's actions in order; those with ``seq > after`` (what a process at version
+        ``after`` has not seen yet) when ``after`` is given."""
         async with self.db.sessions() as session:
             rows = await session.scalars(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq > after)
+                .order_by(ActionRow.seq)
             )
             return list(rows)
 
@@ -299,35 +299,32 @@ class Store:
             )
             return list(rows)
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[StandingRow]:
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """Each person's rating before and after this finished game, best place first."""
         async with self.db.sessions() as session:
-            rows = await session.scalars(
-                select(PlayerStats)
-                .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game)
-                .order_by((PlayerStats.mu - 3 * PlayerStats.sigma).desc(), PlayerStats.wins.desc())
-                .limit(limit)
+            rows = await session.execute(
+                select(ResultRow, Seat.name, Seat.left_at)
+                .join(Seat, (Seat.game_id == ResultRow.game_id) & (Seat.seat == ResultRow.seat))
+                .where(ResultRow.game_id == game_id, ResultRow.mu_after.is_not(None))
+                .order_by(ResultRow.place, ResultRow.seat)
             )
-            return [_standing(r) for r in rows]
-
-    async def player_stats(self, guild_id: int, user_id: int) -> list[StandingRow]:
-        async with self.db.sessions() as session:
-            rows = await session.scalars(
-                select(PlayerStats)
-                .where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
-                .order_by(PlayerStats.game)
-            )
-            return [_standing(r) for r in rows]
-
-    async def count_finished(self, guild_id: int, game: str) -> int:
-        async with self.db.sessions() as session:
-            return int(
-                await session.scalar(
-                    select(func.count())
-                    .select_from(Game)
-                    .where(Game.guild_id == guild_id, Game.game == game, Game.status == "finished")
+            changes = []
+            for result, name, left_at in rows:
+                assert result.user_id is not None and result.rated_games is not None
+                assert result.mu_before is not None and result.sigma_before is not None
+                assert result.mu_after is not None and result.sigma_after is not None
+                changes.append(
+                    RatingChange(
+                        seat=result.seat,
+                        user_id=result.user_id,
+                        name=name,
+                        place=result.place,
+                        left=left_at is not None,
+                        before=shown_rating(result.mu_before, result.sigma_before, result.rated_games - 1),
+                        after=shown_rating(result.mu_after, result.sigma_after, result.rated_games),
+                    )
                 )
-                or 0
-            )
+            return changes
 
 
 def _seat_row(spec: SeatSpec, game_id: int | None = None) -> Seat:
@@ -423,10 +420,6 @@ async def _write_rows(
         )
 
 
-def _standing(row: PlayerStats) -> StandingRow:
-    return StandingRow(row.user_id, row.name, row.game, row.games, row.wins, row.points, row.mu, row.sigma)
-
-
 async def _record_results(
     session: Any,
     game_id: int,
@@ -444,20 +437,9 @@ async def _record_results(
     """
     by_seat = {s.seat: s for s in seats}
     worst = max(r.place for r in results)
-    for r in results:
-        spec = by_seat[r.seat]
-        session.add(
-            ResultRow(
-                game_id=game_id,
-                seat=r.seat,
-                user_id=spec.user_id,
-                computer_level=spec.computer_level,
-                place=r.place,
-                points=r.points,
-            )
-        )
     people = {by_seat[r.seat].user_id: r for r in results if by_seat[r.seat].user_id is not None}
     if not people:
+        session.add_all(_result_row(game_id, by_seat[r.seat], r) for r in results)
         return
     # Standings rows are shared by every table a person plays, and two tables can finish at the same
     # moment (on PostgreSQL truly in parallel). So: create missing rows without failing on a row
@@ -477,6 +459,9 @@ async def _record_results(
                 "games": 0,
                 "wins": 0,
                 "points": 0,
+                "total_games": 0,
+                "total_wins": 0,
+                "total_points": 0,
                 "mu": fresh.mu,
                 "sigma": fresh.sigma,
                 "updated_at": utcnow(),
@@ -485,12 +470,12 @@ async def _record_results(
         ],
     )
     locked = await session.execute(
-        select(PlayerStats.user_id, PlayerStats.mu, PlayerStats.sigma)
+        select(PlayerStats.user_id, PlayerStats.mu, PlayerStats.sigma, PlayerStats.total_games)
         .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game, PlayerStats.user_id.in_(uids))
         .order_by(PlayerStats.user_id)
         .with_for_update()
     )
-    current = {uid: (mu, sigma) for uid, mu, sigma in locked}
+    current = {uid: (mu, sigma, played) for uid, mu, sigma, played in locked}
     rated_seats = {r.seat for r in people.values()}
     teams = []
     ranks: list[float] = []
@@ -498,7 +483,7 @@ async def _record_results(
         spec = by_seat[r.seat]
         if r.seat in rated_seats:
             assert spec.user_id is not None
-            mu, sigma = current[spec.user_id]
+            mu, sigma, _ = current[spec.user_id]
         else:
             mu, sigma = COMPUTER_RATINGS.get(spec.computer_level or "", DEFAULT_COMPUTER_RATING)
         teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
@@ -507,24 +492,47 @@ async def _record_results(
     new_rating = {
         by_seat[r.seat].user_id: rated[i][0] for i, r in enumerate(results) if r.seat in rated_seats
     }
+    for r in results:
+        spec = by_seat[r.seat]
+        row = _result_row(game_id, spec, r)
+        if r.seat in rated_seats and spec.user_id is not None:
+            mu, sigma, played = current[spec.user_id]
+            row.mu_before, row.sigma_before = mu, sigma
+            row.mu_after, row.sigma_after = new_rating[spec.user_id].mu, new_rating[spec.user_id].sigma
+            row.rated_games = played + 1
+        session.add(row)
     for uid in uids:
         r = people[uid]
         spec = by_seat[r.seat]
-        won = r.place == 1 and spec.left_at is None
+        won = 1 if r.place == 1 and spec.left_at is None else 0
         await session.execute(
             update(PlayerStats)
             .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game, PlayerStats.user_id == uid)
             .values(
                 name=spec.name,
                 games=PlayerStats.games + 1,
-                wins=PlayerStats.wins + (1 if won else 0),
+                wins=PlayerStats.wins + won,
                 points=PlayerStats.points + r.points,
+                total_games=PlayerStats.total_games + 1,
+                total_wins=PlayerStats.total_wins + won,
+                total_points=PlayerStats.total_points + r.points,
                 mu=new_rating[uid].mu,
                 sigma=new_rating[uid].sigma,
                 updated_at=utcnow(),
             )
             .execution_options(synchronize_session=False)
         )
+
+
+def _result_row(game_id: int, spec: SeatSpec, result: SeatResult) -> ResultRow:
+    return ResultRow(
+        game_id=game_id,
+        seat=result.seat,
+        user_id=spec.user_id,
+        computer_level=spec.computer_level,
+        place=result.place,
+        points=result.points,
+    )
 
 
 async def _insert_missing_stats(session: Any, rows: list[dict[str, Any]]) -> None:

@@ -19,10 +19,13 @@ imports it back):
 - ``spine.py``: **the file that changes a table**: draft → version-checked commit → adopt →
   effects. Everything above calls it; it calls everything below.
 - ``computers.py`` (with ``thinking.py``, the worker pool): computer seats.
-- ``messages.py`` (the public message and its edit budget), ``panels.py`` (private panels),
-  ``pings.py`` (whom to ping), ``thread_line.py`` (a thread table's line in its parent channel).
+- ``messages.py`` (the public message, its edit budget and the table's posts), ``panels.py``
+  (private panels), ``pings.py`` (whom to ping), ``thread_line.py`` (a thread table's line in its
+  parent channel); all of them land through ``effects.py``: the latest state wins, and Discord's
+  "try later" is retried with backoff until the effect lands or its target is gone.
 - ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``lobby.py`` (seat changes on a
-  draft and the lobby drawing).
+  draft and the lobby drawing), ``results.py`` (each person's new rating under a finished game's
+  results, and its Watch again button).
 - ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
   ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers; names shown

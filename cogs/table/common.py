@@ -36,9 +36,10 @@ def only(user_ids: Iterable[int]) -> discord.AllowedMentions:
 _REORDER = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # What Discord reads as a live token: <@id>, <@!id>, <@&id>, <#id>, </command:id>, <:emoji:id>,
-# <a:emoji:id>, <t:…>, <id:…>, and @everyone, @here. An invisible space after the "<" or "@"
-# leaves them as plain words, in every client and for Discord's own mention parser.
-_LIVE = re.compile(r"<(?=[@#/:]|a:|t:|id:)|@(?=everyone|here)")
+# <a:emoji:id>, <t:…>, <id:…>, and @everyone, @here. An invisible space after the "@" (as
+# discord.utils.escape_mentions puts it), or after the "<" of the others, leaves them plain
+# words, in every client and for Discord's own mention parser.
+_LIVE = re.compile(r"(?<=<)@(?!\u200b)|<(?=[#/:]|a:|t:|id:)|@(?=everyone|here)")
 _BREAK = "\u200b"
 
 

@@ -27,10 +27,17 @@ from rules.base import ComputerPlayer, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
-# The level a computer takes over a seat at when a person leaves mid-game.
+# The level a computer takes over a seat at when a person leaves mid-game, where the game has it
+# (Trap's levels are easy, medium and hard: there it is the game's first, easiest level).
 REPLACEMENT_LEVEL = "casual"
 
 Act = Callable[[Table, int | None, str, int | None], Awaitable[list[Event]]]
+
+
+def replacement_level(game_key: str) -> str:
+    """The level of the computer that takes a leaving person's seat: always one the game has."""
+    levels = get_game(game_key).computer_levels
+    return REPLACEMENT_LEVEL if REPLACEMENT_LEVEL in levels else levels[0]
 
 
 class ComputerSeats:
@@ -80,7 +87,7 @@ class ComputerSeats:
                 continue
             legal = table.state.legal_actions(seat.seat)
             choice = None
-            level = seat.computer_level or REPLACEMENT_LEVEL
+            level = seat.computer_level or replacement_level(table.game.key)
             player = self.player(table.game.key, level, seat.chosen_name)
             if legal and thinks_long(player):
                 self._think(table, seat.seat, level, seat.chosen_name, legal)

@@ -42,8 +42,14 @@ from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
-# A server membership seen this recently is trusted for a DM click without asking Discord again.
-MEMBER_CHECK_TTL = timedelta(minutes=5)
+# A server membership seen this recently is trusted for a DM click without asking Discord again:
+# long enough to spare Discord a call per click in a quick exchange, short enough that someone
+# removed from the server stops playing within seconds.
+MEMBER_CHECK_TTL = timedelta(seconds=10)
+MEMBERSHIP_UNKNOWN = (
+    "I couldn't check with Discord that you're still in that server, so nothing changed. "
+    "Try again in a moment."
+)
 # A longer history than a message holds (2,000 characters) is sent as a file.
 HISTORY_MESSAGE_LIMIT = 1900
 
@@ -192,7 +198,7 @@ class Entry:
         await self.spine.save(table, draft, seats=draft.specs())
         # Timers and computers run whatever Discord says next.
         self.spine.after_change(table, events, render=False)
-        self.spine.messages.spawn(self.spine.thread_lines.update(table))
+        self.spine.thread_lines.request(table)
         await self._answer_table(interaction, table, "The game has started.")
 
     async def on_action_button(
@@ -271,8 +277,9 @@ class Entry:
         await self._apply_from_click(interaction, table, seat, action, version, panel=own)
 
     async def _require_member(self, table: Table, user: discord.abc.User) -> None:
-        """A DM click carries no server membership: ask Discord (at most every few minutes)
-        whether the person is still in the table's server. Only members who hold a seat play."""
+        """A DM click carries no server membership: ask Discord (at most every MEMBER_CHECK_TTL)
+        whether the person is still in the table's server. Only members who hold a seat play;
+        if Discord can't say, the click is refused and nothing changes."""
         key = (table.guild_id, user.id)
         now = self.spine.scheduler.now()
         seen = self._members.get(key)
@@ -291,8 +298,8 @@ class Entry:
                 raise Refusal(
                     "You're no longer a member of that server, so you can't play at its table."
                 ) from None
-            log.info("could not check membership for a DM click: %s", error)  # don't block play on a hiccup
-            return
+            log.info("could not check membership for a DM click: %s", error)
+            raise Refusal(MEMBERSHIP_UNKNOWN) from None
         self._members[key] = now
 
     async def _apply_public(

@@ -32,7 +32,7 @@ from cogs.table.common import (
     plain_name,
     reply,
 )
-from cogs.table.computers import REPLACEMENT_LEVEL
+from cogs.table.computers import replacement_level
 from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Failure, classify, missing
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 # How soon a timer whose deadline passed while the bot was down fires after a restart.
 RESUME_GRACE_SECONDS = 2.0
+# Resumed tables are redrawn at this pace (each channel's edit budget applies as well).
+RESUME_REDRAWS_PER_SECOND = 10.0
 
 
 class Lifecycle:
@@ -188,7 +190,8 @@ class Lifecycle:
         if seat is None:
             raise Refusal("You're not playing at this table.")
         info = draft.seats[seat]
-        info.computer_level = REPLACEMENT_LEVEL
+        level = replacement_level(table.game.key)
+        info.computer_level = level
         info.left_at = utcnow()
         info.prefers_dm = False
         if not draft.humans():
@@ -197,7 +200,7 @@ class Lifecycle:
             await self.spine.save(table, draft, seats=draft.specs())
             self.spine.closed(table)
             return "You left. Nobody is left at the table, so the game was stopped."
-        lines = [f"**{info.name}** left; a {REPLACEMENT_LEVEL} computer player takes over their seat."]
+        lines = [f"**{info.name}** left; a {level} computer player takes over their seat."]
         if (heir := draft.pass_host()) is not None:
             lines.append(f"**{heir.name}** is the host now.")
         draft.add_log(lines)
@@ -209,6 +212,8 @@ class Lifecycle:
     async def stop(self, interaction: discord.Interaction[Any]) -> str:
         """`/table stop`: the host (while seated) or a server manager ends the table unrated. A
         manager can also clear a table that could not be loaded."""
+        if self.spine.draining:
+            raise Refusal(RESTARTING)
         user = interaction.user
         who = Clicker(user.id, display_name(user), is_manager(user))
         channel_id = interaction.channel_id or 0
@@ -254,6 +259,7 @@ class Lifecycle:
         """Reload every live table: state, timers and computer players. Returns how many."""
         rows = [row for row in await self.spine.store.live_tables() if self.spine.owns(row.guild_id)]
         now = self.spine.scheduler.now()
+        redrawn = 0
         for row in rows:
             try:
                 table = Table.from_row(row)
@@ -266,6 +272,11 @@ class Lifecycle:
                 )
                 continue
             self.spine.track(table)
+            # What the message shows is not known after a restart (a redraw may have been lost
+            # with the process: a Start whose answer Discord refused, say), so every resumed table
+            # is drawn once more, paced so a thousand tables don't hit Discord in one burst.
+            self.spine.messages.redraw_later(table, redrawn / RESUME_REDRAWS_PER_SECOND)
+            redrawn += 1
             if table.status != "playing":
                 continue
             self.spine.track_epoch(table)  # panels from before the restart stay strict
@@ -312,6 +323,9 @@ async def open_table_command(
     """Shared by every game's `/… new`: open a lobby here or in a fresh thread."""
     referee = interaction.client.referee  # the bot holds it (bot.py)
     channel = interaction.channel
+    if referee.draining:
+        await reply(interaction, RESTARTING)  # before the thread: nothing may be made now
+        return
     if interaction.guild_id is None or channel is None:
         await reply(interaction, "Tables can only be opened in a server channel.")
         return

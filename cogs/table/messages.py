@@ -8,6 +8,10 @@ is gone or refuses the bot makes the table unreachable, which the referee turns 
 game after a grace period). It only ever draws what the referee has committed: the referee calls
 ``request`` after a change, and the drawing itself is the referee's ``draw`` (so a stopped table
 draws as stopped, and a pending redraw can never bring back a live-looking table).
+
+It also owns the table's other posts (round results, the final results, turn lines): they queue
+per table and go out in order, each tried until it lands. Edits and posts follow ``Effects``'
+policy when Discord says "try later" (cogs/table/effects.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import json
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -28,6 +33,7 @@ import discord
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY
 from cogs.table.drawing import Drawing
+from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
@@ -43,8 +49,6 @@ EDIT_WINDOW = timedelta(seconds=5)
 # edit instead of several, and a busy table can't spend its whole channel's budget in a burst
 # while other tables in the channel wait.
 TABLE_EDIT_SPACING = timedelta(seconds=1.5)
-# A passing failure (429, 5xx) of an edit: draw again this much later.
-RETRY_SECONDS = 3.0
 # Tables that ended keep their last drawing here until it is on Discord (and a little after, for
 # their Rematch button); the oldest are dropped first.
 CLOSED_KEPT = 256
@@ -85,6 +89,17 @@ def fingerprint(drawing: Drawing) -> int | None:
     return hash(json.dumps(shown, sort_keys=True, default=str))
 
 
+@dataclass
+class Post:
+    """A message a table still has to post, in its turn."""
+
+    kwargs: dict[str, Any]
+    landed: Callable[[discord.Message], None] | None = None
+    # Whom it may notify: nobody, unless it is a line that names exactly whom it pings (pings.py).
+    allowed: discord.AllowedMentions = NOBODY
+    message: discord.Message | None = field(default=None, init=False)
+
+
 class TableMessages:
     def __init__(
         self,
@@ -101,6 +116,7 @@ class TableMessages:
         self.store = store
         self.scheduler = scheduler
         self.budget = EditBudget()
+        self.effects = Effects(scheduler)
         self._lookup = lookup
         self._draw = draw
         self._unreachable = unreachable
@@ -113,6 +129,9 @@ class TableMessages:
         self._dirty: set[int] = set()
         self.closed: OrderedDict[int, Table] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Posts still to go out, per table, in order; and the tables whose queue is being sent.
+        self._posts: dict[int, deque[Post]] = {}
+        self._posting: set[int] = set()
 
     def keep_closed(self, table: Table) -> None:
         """A table that ended still gets its last drawing (and its Rematch button a table)."""
@@ -140,9 +159,15 @@ class TableMessages:
             return  # an edit is already booked; it will draw whatever is latest then
         wait = self._wait(table)
         if wait <= 0:
-            self.spawn(self._render(table.id))
+            self.spawn(self.effects.run(key, partial(self._render, table.id)))
         else:
-            self.scheduler.after(key, wait, partial(self._render, table.id))
+            self.effects.book(key, partial(self._render, table.id), wait)
+
+    def redraw_later(self, table: Table, delay: float) -> None:
+        """Draw the table in ``delay`` seconds whatever its message is believed to show."""
+        if table.table_message_id is not None:
+            self._shown.pop(table.id, None)
+            self.effects.book(f"render{table.id}", partial(self._render, table.id), delay)
 
     def spent(self, table: Table) -> None:
         """An edit of the table message made some other way (an interaction's own answer)."""
@@ -170,16 +195,20 @@ class TableMessages:
             self.scheduler.cancel(key)
             table = self.table(int(key.removeprefix("render")))
             if table is not None:
-                await self._render(table.id, force=True)
+                await self.redraw_now(table)
         for table_id in list(self._dirty):
             self._dirty.discard(table_id)
-            await self._render(table_id, force=True)
+            table = self.table(table_id)
+            if table is not None:
+                await self.redraw_now(table)
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=5)
 
     async def redraw_now(self, table: Table) -> None:
-        """Try the table message once more now (is the channel back?)."""
-        await self._render(table.id, force=True)
+        """Try the table message once more now (is the channel back? are we shutting down?); a
+        transient failure books the usual retry."""
+        key = f"render{table.id}"
+        await self.effects.run(key, partial(self._render, table.id, force=True))
 
     async def _render(self, table_id: int, *, force: bool = False) -> None:
         table = self.table(table_id)
@@ -187,12 +216,12 @@ class TableMessages:
             return
         wait = self._wait(table)
         if wait > 0 and not force:
-            self.scheduler.after(f"render{table.id}", wait, partial(self._render, table.id))
+            self.effects.book(f"render{table.id}", partial(self._render, table.id), wait)
             return
         # From here until it is on Discord, a change only marks the table dirty: two renders of
         # one table never overlap (the lock below is awaited, and a change may come meanwhile).
         self._rendering.add(table.id)
-        retry = False
+        retry: BaseException | None = None
         try:
             # Draw under the lock, so a change half-way through its commit is never drawn; send
             # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
@@ -219,14 +248,18 @@ class TableMessages:
                 await self._repost(table)
             elif failure.unreachable:
                 self._unreachable(table, failure)
+            elif failure is Failure.TRANSIENT:
+                retry = error
             else:
                 log.warning("could not edit table %s message: %s", table.id, error)
-                retry = failure is Failure.TRANSIENT
+        except TryLater as error:  # the re-post met Discord's trouble
+            retry = error
         finally:
             self._rendering.discard(table.id)
-        if retry:
-            self.scheduler.after(f"render{table.id}", RETRY_SECONDS, partial(self._render, table.id))
-        elif table.id in self._dirty:
+        if retry is not None:
+            self._dirty.discard(table.id)  # the retry draws whatever is latest then
+            raise retry if isinstance(retry, TryLater) else TryLater(retry)
+        if table.id in self._dirty:
             self._dirty.discard(table.id)
             self.request(table)
 
@@ -244,6 +277,8 @@ class TableMessages:
             failure = classify(error)
             if failure.unreachable:
                 self._unreachable(table, failure)
+            elif failure is Failure.TRANSIENT:
+                raise TryLater(error) from error  # the render is tried again, and re-posts then
             else:
                 log.warning("could not post table %s again: %s", table.id, error)
             return
@@ -259,9 +294,15 @@ class TableMessages:
 
     # --- other posts -----------------------------------------------------------------------
 
-    async def say(self, table: Table, text: str, allowed: discord.AllowedMentions) -> discord.Message | None:
+    async def say(
+        self,
+        table: Table,
+        text: str,
+        allowed: discord.AllowedMentions,
+        landed: Callable[[discord.Message], None] | None = None,
+    ) -> discord.Message | None:
         """A short public line; ``allowed`` says exactly whom it may notify (cogs/table/pings.py)."""
-        return await self._send(table, allowed, content=text)
+        return await self._queue(table, Post({"content": text}, landed, allowed))
 
     async def post(
         self,
@@ -270,36 +311,73 @@ class TableMessages:
         items: list[discord.ui.Item[Any]] | None = None,
         files: list[discord.File] | None = None,
     ) -> discord.Message | None:
+        """Post ``embed`` (results, a round's end) after the table's earlier posts. Returns the
+        message if it went out now; otherwise it goes out once Discord takes it again."""
         kwargs: dict[str, Any] = {"embed": embed}
         if items:
             kwargs["view"] = view_of(items)
         if files:
             kwargs["files"] = files
-        return await self._send(table, NOBODY, **kwargs)
+        return await self._queue(table, Post(kwargs))
 
     async def edit_line(self, table: Table, message_id: int, text: str) -> bool:
-        """Edit a short line posted earlier (e.g. a turn reminder kept in place). False if gone."""
+        """Edit a short line posted earlier (e.g. a turn reminder kept in place). False if it is
+        gone; TryLater if Discord said so."""
         try:
             message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
             await message.edit(content=text, allowed_mentions=NOBODY)  # an edit never notifies
             return True
         except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                raise TryLater(error) from error
             log.info("could not edit line at table %s: %s", table.id, error)
             return False
 
-    async def _send(
-        self, table: Table, allowed: discord.AllowedMentions, **kwargs: Any
-    ) -> discord.Message | None:
+    async def _queue(self, table: Table, post: Post) -> discord.Message | None:
+        self._posts.setdefault(table.id, deque()).append(post)
+        await self.effects.run(f"posts{table.id}", partial(self._send_posts, table.id))
+        return post.message
+
+    async def _send_posts(self, table_id: int) -> None:
+        """Send the table's queued posts in order. A transient failure stops at that post (the
+        retry starts there, so nothing overtakes it); a post Discord refuses for good is dropped,
+        and a channel that is gone drops them all (the table is held, then abandoned)."""
+        if table_id in self._posting:
+            return  # the one sending now takes the new post along
+        table = self.table(table_id)
+        queue = self._posts.get(table_id)
+        if table is None or not queue:
+            self._posts.pop(table_id, None)
+            return
+        self._posting.add(table_id)
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
-            return await channel.send(allowed_mentions=allowed, **kwargs)
-        except (discord.HTTPException, OSError) as error:
-            failure = classify(error)
-            if failure.unreachable:
-                self._unreachable(table, failure)
-            else:
-                log.warning("could not post to table %s: %s", table.id, error)
-            return None
+            while queue:
+                post = queue[0]
+                try:
+                    message = await channel.send(allowed_mentions=post.allowed, **post.kwargs)
+                except (discord.HTTPException, OSError) as error:
+                    failure = classify(error)
+                    if failure is Failure.TRANSIENT:
+                        raise TryLater(error) from error
+                    if failure.unreachable:
+                        queue.clear()
+                        self._unreachable(table, failure)
+                    else:
+                        queue.popleft()
+                        log.warning("could not post to table %s: %s", table.id, error)
+                    continue
+                queue.popleft()
+                post.message = message
+                if post.landed is not None:
+                    post.landed(message)
+            self._posts.pop(table_id, None)
+        finally:
+            self._posting.discard(table_id)
+
+    def forget_posts(self, table_id: int) -> None:
+        self._posts.pop(table_id, None)
+        self.effects.forget(f"posts{table_id}")
 
     def spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)

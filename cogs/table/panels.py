@@ -26,6 +26,7 @@ import discord
 
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
+from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.messages import EditBudget
 from cogs.table.model import Table
@@ -89,6 +90,7 @@ class Panels:
         # table id → seat → its open panel: a change looks only at its own table's panels.
         self.open: dict[int, dict[int, OpenPanel]] = {}
         self.dm_budget = EditBudget()  # per DM channel
+        self.effects = Effects(scheduler)
 
     def get(self, table_id: int, seat: int) -> OpenPanel | None:
         return self.open.get(table_id, {}).get(seat)
@@ -120,7 +122,7 @@ class Panels:
             if self.scheduler.when(key) is not None:
                 continue
             due = max((panel.edited or now) + PANEL_REFRESH, now + self._dm_wait(panel, now))
-            self.scheduler.at(key, due, partial(self._refresh, tid, seat))
+            self.effects.book(key, partial(self._refresh, tid, seat), (due - now).total_seconds())
 
     def _dm_wait(self, panel: OpenPanel, now: datetime) -> timedelta:
         if panel.message is None:
@@ -158,7 +160,7 @@ class Panels:
             if wait > timedelta(0):
                 # This person's DM channel has spent its edits: draw whatever is latest then.
                 key = f"panel{table_id}:{seat}"
-                self.scheduler.at(key, now + wait, partial(self._refresh, table_id, seat))
+                self.effects.book(key, partial(self._refresh, table_id, seat), wait.total_seconds())
                 return
             if panel.message is not None:
                 self.dm_budget.spend(panel.message.channel.id, now)
@@ -174,10 +176,16 @@ class Panels:
                     embed=embed, view=view, allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
-            if classify(error) is Failure.TRANSIENT:
-                panel.current, panel.shown = -1, None  # try again at the next change
-            else:
+            if classify(error) is not Failure.TRANSIENT:
                 self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
+                return
+            # Not known what it shows now: draw it in full again soon (Effects' backoff), with
+            # whatever is latest then, unless the person opened a newer panel meanwhile.
+            now_open = self.get(table_id, seat)
+            if now_open is panel or (now_open is None and table.status != "playing"):
+                panel.current, panel.shown = -1, None
+                self._keep(table_id, seat, panel)  # a game-over edit must still land too
+                raise TryLater(error) from error
 
     def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
@@ -246,8 +254,16 @@ class Panels:
         view = view_of(items)
         try:
             message = await interaction.user.send(embed=embed, view=view, allowed_mentions=NOBODY)
-        except (discord.HTTPException, OSError):
-            note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                # Not the person's settings: Discord's trouble. Nothing to retry behind their
+                # back (a DM they didn't see arrive would surprise them): say so, hand it here.
+                note = (
+                    "Discord didn't deliver the DM just now, so here is your hand here. "
+                    "Press **Hand by DM** again in a moment to move it to your DMs."
+                )
+            else:
+                note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
             await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()

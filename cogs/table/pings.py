@@ -20,9 +20,13 @@ Every message says exactly whom it may notify (``common.only``): the users pinge
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
+
+import discord
 
 from cogs.table.common import NOBODY, only
 from cogs.table.drawing import Announcement
+from cogs.table.effects import TryLater
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
@@ -35,11 +39,14 @@ class Announcer:
     def __init__(self, messages: TableMessages, scheduler: Scheduler) -> None:
         self.messages = messages
         self.scheduler = scheduler
-        # The table's latest announcement line (message id), edited in place when nobody needs a ping.
+        # The table's latest announcement line (message id), edited in place when nobody needs a ping,
+        # and the text it should show next (the latest wins while an edit waits on Discord).
         self.lines: dict[int, int] = {}
+        self._latest: dict[int, str] = {}
 
     def forget(self, table_id: int) -> None:
         self.lines.pop(table_id, None)
+        self._latest.pop(table_id, None)
 
     def to_ping(
         self, table: Table, announcement: Announcement, already: set[int]
@@ -71,22 +78,42 @@ class Announcer:
     async def announce(
         self, table: Table, announcement: Announcement, people: list[int], ping: list[int]
     ) -> None:
+        def keep(message: discord.Message) -> None:
+            self.lines[table.id] = message.id
+
         if announcement.seats and not people:
             return  # for computers only: they need no telling
         text = self.line(announcement, people)
         if ping or not people:
-            message = await self.messages.say(table, text, only(ping))
-            if message is not None and people:
-                self.lines[table.id] = message.id
+            await self.messages.say(table, text, only(ping), keep if people else None)
             return
-        line = self.lines.get(table.id)
-        if line is not None:
+        if self.lines.get(table.id) is not None:
             if self.messages.budget.wait(table.channel_id, self.scheduler.now()) > 0:
                 return  # the table message shows whose turn it is; this edit can be spared
             self.messages.spent(table)
+            self._latest[table.id] = text
+            await self.messages.effects.run(f"line{table.id}", partial(self._edit_line, table.id))
+            return
+        # No line to edit yet: one quiet message that later lines edit.
+        await self.messages.say(table, text, NOBODY, keep)
+
+    async def _edit_line(self, table_id: int) -> None:
+        """Edit the announcement line to the latest text (a retry after Discord's trouble draws
+        the newest line, not the one that failed); a deleted line is posted again, quietly."""
+        table = self.messages.table(table_id)
+        line = self.lines.get(table_id)
+        text = self._latest.pop(table_id, None)
+        if table is None or line is None or text is None:
+            return
+        try:
             if await self.messages.edit_line(table, line, text):
                 return
-        # No line to edit yet (or it was deleted): one quiet message that later lines edit.
-        message = await self.messages.say(table, text, NOBODY)
-        if message is not None:
-            self.lines[table.id] = message.id
+        except TryLater:
+            self._latest.setdefault(table_id, text)
+            raise
+        self.lines.pop(table_id, None)
+
+        def keep(message: discord.Message) -> None:
+            self.lines[table_id] = message.id
+
+        await self.messages.say(table, text, NOBODY, keep)

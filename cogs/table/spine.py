@@ -40,9 +40,11 @@ from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
 from cogs.table.panels import Panels
 from cogs.table.pings import Announcer
+from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
 from db.models import LIVE_STATUSES, utcnow
+from db.models import Game as GameRow
 from db.store import Conflict, SeatResult, Store
 from rules.base import Event, IllegalAction
 
@@ -89,7 +91,7 @@ class Spine:
         )
         self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
         self.announcer = Announcer(self.messages, scheduler)
-        self.thread_lines = ThreadLines(bot, store, self.drawing)
+        self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
         self.draining = False
@@ -159,8 +161,30 @@ class Spine:
         table.adopt(draft)
 
     async def reload(self, table: Table) -> None:
-        """Take the table as the database has it now (someone else wrote it)."""
+        """Take the table as the database has it now (someone else wrote it).
+
+        The action log is the table: the actions this process has not seen are replayed, in
+        order, through the engine, and their events go through the same after-change path as
+        our own, so History, move records, pings, round posts, results and Rematch come out
+        exactly as if the actions had been taken here. Only when the log can't be replayed (a
+        change with no action row, such as a seat taken over, or a state that doesn't match) does
+        the table jump to the stored snapshot; that is logged, and the table is redrawn."""
         row = await self.store.get_table(table.id)
+        if row is not None and row.version > table.version:
+            caught_up = await self._replay(table, row)
+            if caught_up is not None:
+                fresh, events = caught_up
+                table.adopt(fresh)
+                table.planned.clear()
+                self.after_change(table, events)
+                return
+            log.warning(
+                "table %s: the changes made elsewhere (version %s to %s) can't be replayed; "
+                "taking the stored state",
+                table.id,
+                table.version,
+                row.version,
+            )
         if row is None or row.status not in LIVE_STATUSES:
             if row is not None:
                 table.status = row.status
@@ -176,6 +200,37 @@ class Spine:
         table.adopt(fresh)
         table.planned.clear()
         self.after_change(table, [])
+
+    async def _replay(self, table: Table, row: GameRow) -> tuple[Table, list[Event]] | None:
+        """The table as the database has it, with the events of the actions since our version
+        (replayed on a draft), or None if they can't be replayed to exactly that state."""
+        if table.state is None or row.state is None or table.status != "playing":
+            return None
+        actions = await self.store.actions(table.id, after=table.version)
+        if [a.seq for a in actions] != list(range(table.version + 1, row.version + 1)):
+            return None  # a version with no action (seats, a lobby edit): only the snapshot has it
+        try:
+            fresh = Table.from_row(row)
+        except Exception:
+            return None
+        draft = table.draft()
+        events: list[Event] = []
+        actors: list[int] = []
+        for action in actions:
+            draft.version = action.seq
+            try:
+                events += self._advance(draft, action.seat, action.action)[0]
+            except IllegalAction:
+                return None
+            if action.actor_id is not None:
+                actors.append(action.actor_id)
+        assert draft.state is not None and fresh.state is not None
+        if draft.state.to_json() != fresh.state.to_json():
+            return None
+        fresh.logged_at = draft.logged_at
+        for actor in actors:  # they are playing right now: no ping for them (cogs/table/pings.py)
+            table.active_at[actor] = self.scheduler.now()
+        return fresh, events
 
     def on_table_changed(self, table_id: int) -> None:
         """Another process changed one of our tables (ChangeFeed): reload and redraw it."""
@@ -199,7 +254,7 @@ class Spine:
             return  # its owner draws it
         self.messages.keep_closed(table)
         self.messages.request(table)
-        self.messages.spawn(self.thread_lines.update(table))
+        self.thread_lines.request(table)
 
     async def act(self, table: Table, seat: int | None, action: str, actor_id: int | None) -> list[Event]:
         """Apply one action and commit it; the caller holds ``table.lock``.
@@ -208,6 +263,26 @@ class Spine:
         changed; the table was reloaded).
         """
         draft = self.draft(table)
+        events, results = self._advance(draft, seat, action)
+        await self.save(
+            table,
+            draft,
+            action=(seat, action, actor_id),
+            seats=draft.specs() if results is not None else None,
+            results=results,
+            guild_id=table.guild_id,
+            game=table.game.key,
+            signals=self._signal_rows(draft) if results is not None else (),
+        )
+        if actor_id is not None:
+            table.active_at[actor_id] = self.scheduler.now()
+        self.after_change(table, events)
+        return events
+
+    def _advance(
+        self, draft: Table, seat: int | None, action: str
+    ) -> tuple[list[Event], list[SeatResult] | None]:
+        """One action on a draft: the engine, the public log, the next timer, the results."""
         assert draft.state is not None
         events = draft.state.apply(seat, action)
         if events:
@@ -224,20 +299,7 @@ class Spine:
             assert result is not None
             results = [SeatResult(p.seat, p.place, p.points) for p in result.placements]
             draft.status = "finished"
-        await self.save(
-            table,
-            draft,
-            action=(seat, action, actor_id),
-            seats=draft.specs() if results is not None else None,
-            results=results,
-            guild_id=table.guild_id,
-            game=table.game.key,
-            signals=self._signal_rows(draft) if results is not None else (),
-        )
-        if actor_id is not None:
-            table.active_at[actor_id] = self.scheduler.now()
-        self.after_change(table, events)
-        return events
+        return events, results
 
     def _signal_rows(self, table: Table) -> list[dict[str, Any]]:
         """A game with secret signals says which were chosen (GameUI.signal_rows), stored with
@@ -280,7 +342,7 @@ class Spine:
         if table.status == "finished":
             self.forget(table)
             self.announcer.forget(table.id)
-            self.messages.spawn(self.thread_lines.update(table))
+            self.thread_lines.request(table)
             self.messages.keep_closed(table)
             self.panels.refresh(table)
             if render:
@@ -299,7 +361,9 @@ class Spine:
         rematch = TableButton(
             table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
         )
-        await self.messages.post(table, ui.final_embed(table), [rematch])
+        embed = ui.final_embed(table)
+        await add_ratings(self.store, table, embed)  # "alice 1523 (+18)" for each person
+        await self.messages.post(table, embed, [rematch, watch_again(table)])
 
     def track_epoch(self, table: Table) -> None:
         epoch = getattr(self.uis[table.game.key], "epoch", None)

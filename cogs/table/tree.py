@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
-from cogs.table.common import NOBODY, escape
+from cogs.table.common import NOBODY, RESTARTING, escape
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,14 @@ class RefereeTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
             return True
+        referee = getattr(interaction.client, "referee", None)
+        if referee is not None and referee.draining:
+            # Shutting down: every command answers the same and makes or changes nothing.
+            try:
+                await interaction.response.send_message(RESTARTING, ephemeral=True, allowed_mentions=NOBODY)
+            except discord.HTTPException:
+                log.info("could not answer a command while restarting")
+            return False
         data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
         if data.get("type", 1) != 1:
             return True  # context menus carry no options

@@ -11,7 +11,18 @@ from sqlalchemy import inspect, text
 from db.engine import Database, downgrade, migrate
 from db.store import ChannelBusy, SeatSpec, Store
 
-TABLES = {"games", "seats", "actions", "signals", "results", "player_stats", "guild_settings", "shard_leases"}
+TABLES = {
+    "games",
+    "seats",
+    "actions",
+    "signals",
+    "results",
+    "player_stats",
+    "guild_settings",
+    "shard_leases",
+    "seasons",
+    "season_standings",
+}
 
 
 def tables_in(url: str) -> set[str]:
@@ -63,3 +74,48 @@ async def test_one_live_table_per_channel(database_url: str) -> None:
         await store.create_table(channel_id=100, seats=seats, **common)  # a finished table frees it
     finally:
         await store.db.dispose()
+
+
+def test_standings_keep_their_counts_through_0004_up_and_down(fresh_database_url: str) -> None:
+    """Before 0004 a standing's games were all its games. Up: the all-time counts start from them.
+    Down (after a new season emptied the season's counts): the old columns get the all-time
+    counts back, so nothing a person played is lost either way."""
+    url = fresh_database_url
+    migrate(url, "0003")
+    row = "(1, 'zipzap', 11, 'ann', 3, 1, 7, 25.0, 8.0, '2026-01-01 00:00:00')"
+    run(
+        url,
+        "INSERT INTO player_stats (guild_id, game, user_id, name, games, wins, points, mu, sigma, "
+        f"updated_at) VALUES {row}",
+    )
+    migrate(url)
+    assert fetch(url, "SELECT total_games, total_wins, total_points FROM player_stats") == [(3, 1, 7)]
+    run(url, "UPDATE player_stats SET games = 0, wins = 0, points = 0")  # a new season began
+    downgrade(url, "0003")
+    assert fetch(url, "SELECT games, wins, points FROM player_stats") == [(3, 1, 7)]
+    migrate(url)
+    assert fetch(url, "SELECT games, total_games FROM player_stats") == [(3, 3)]
+
+
+def run(url: str, statement: str) -> None:
+    async def go() -> None:
+        database = Database(url)
+        try:
+            async with database.engine.begin() as conn:
+                await conn.execute(text(statement))
+        finally:
+            await database.dispose()
+
+    asyncio.run(go())
+
+
+def fetch(url: str, statement: str) -> list[tuple[object, ...]]:
+    async def go() -> list[tuple[object, ...]]:
+        database = Database(url)
+        try:
+            async with database.engine.connect() as conn:
+                return [tuple(r) for r in (await conn.execute(text(statement))).all()]
+        finally:
+            await database.dispose()
+
+    return asyncio.run(go())

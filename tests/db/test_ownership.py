@@ -14,7 +14,7 @@ import pytest
 
 from bot import Settings, create_bot
 from db.engine import Database
-from db.ownership import LEASE, Ownership, ShardLost, ShardTaken, shard_of
+from db.ownership import LEASE, Ownership, ShardCountDiffers, ShardLost, ShardTaken, shard_of
 from db.store import SeatSpec, Store
 from rules import get_game
 
@@ -285,6 +285,144 @@ async def test_a_restart_after_a_crash_need_not_wait_for_the_lease(database_url:
             await Ownership(databases[2], (0,), 1, alive, clock).claim()
         with pytest.raises(ShardTaken):
             await Ownership(databases[3], (0,), 1, "elsewhere:1", clock).claim()
+    finally:
+        for d in databases:
+            await d.dispose()
+
+
+# --- a re-shard: processes under different SHARD_COUNTs (issue 20) ------------------------------
+
+# A guild on shard 0 of 1 (every guild) and on shard 1 of 2: under the two counts, the process
+# with SHARD_COUNT=1 and the one with SHARD_COUNT=2, SHARD_IDS=1 would both own it.
+RESHARDED_GUILD = guild_on(1, 2)
+ONE = {"shard_count": 1, "shard_ids": (0,), "instance": "host-one:1"}
+TWO = {"shard_count": 2, "shard_ids": (1,), "instance": "host-two:2"}
+
+
+def one_sentence(message: str) -> bool:
+    return "\n" not in message and message.endswith(".") and ". " not in message
+
+
+@pytest.mark.parametrize("first, second", [(ONE, TWO), (TWO, ONE)], ids=["1-then-2", "2-then-1"])
+async def test_a_process_under_another_shard_count_is_refused(
+    database_url: str, first: dict[str, Any], second: dict[str, Any]
+) -> None:
+    """A runs with one SHARD_COUNT and owns a table; B starts on the same database with another
+    count, under which the same guild is on one of B's shards. B is refused with one sentence
+    naming both counts and A, and loads no table; once A has stopped cleanly, B starts and takes
+    the table over (a re-shard is: stop every process, start under the new count). Both orders
+    of starting. Seen to fail on the main branch, and with the count checks taken out of
+    Ownership._claim_leases and _claim_locks: B started, and both processes held the table."""
+    store_db = Database(database_url)
+    tid = await new_table(Store(store_db), RESHARDED_GUILD, 700)
+    await store_db.dispose()
+    bots: list[Any] = []
+
+    def build(shards: dict[str, Any]) -> Any:
+        bot = create_bot(Settings(token=None, database_url=database_url, **shards), sync_commands=False)
+        bots.append(bot)
+        return bot
+
+    try:
+        a = build(first)
+        await a.setup_hook()
+        assert set(a.referee.tables) == {tid}
+        b = build(second)
+        with pytest.raises(ShardCountDiffers) as refused:
+            await b.setup_hook()
+        message = str(refused.value)
+        assert one_sentence(message), message
+        assert f"SHARD_COUNT is {second['shard_count']} here" in message
+        assert f"SHARD_COUNT={first['shard_count']}" in message and first["instance"] in message
+        assert b.referee.tables == {}, "the refused process plays nothing"
+
+        a.scheduler.stop()
+        await a.release()  # a clean stop gives everything up at once
+        b = build(second)
+        await b.setup_hook()
+        assert set(b.referee.tables) == {tid}
+    finally:
+        for bot in bots:
+            bot.scheduler.stop()
+            await bot.release()
+            await bot.database.dispose()
+
+
+async def test_processes_under_one_count_share_the_database(database_url: str) -> None:
+    """The count check refuses only another count: two processes under SHARD_COUNT=2 with
+    different shards both start (and a third under 2 is refused for its shard, not its count).
+    Seen to fail with the count look not excluding the process's own count (in
+    Ownership._lease_counts and _claim_locks): the second process was refused."""
+    clock = Clock()
+    databases = [Database(database_url) for _ in range(3)]
+    a = Ownership(databases[0], (0,), 2, "host-a:1", clock)
+    b = Ownership(databases[1], (1,), 2, "host-b:2", clock)
+    try:
+        await a.claim()
+        await b.claim()
+        with pytest.raises(ShardTaken) as refused:
+            await Ownership(databases[2], (1,), 2, "host-c:3", clock).claim()
+        assert not isinstance(refused.value, ShardCountDiffers)
+    finally:
+        await a.release()
+        await b.release()
+        for d in databases:
+            await d.dispose()
+
+
+async def test_an_owner_whose_claim_lapsed_stops_if_another_count_took_over(database_url: str) -> None:
+    """A (SHARD_COUNT=1) loses its claim without stopping: on SQLite it was paused past its lease,
+    on PostgreSQL the server ended its lock connection. Meanwhile B starts under SHARD_COUNT=2,
+    which nothing forbids now. A's next heartbeat must then give up (ShardLost, with the reason)
+    rather than keep playing guilds that B owns too. Seen to fail with the count check left out
+    of Ownership.renew (SQLite: A renewed its own rows and carried on) and of _claim_locks
+    (PostgreSQL: A re-claimed shard 0 of 1 beside B's shard 1 of 2)."""
+    from tests.pg_faults import terminate_application
+
+    clock = Clock()
+    a_db, b_db = Database(database_url), Database(database_url)
+    a = Ownership(a_db, (0,), 1, "host-a:1", clock)
+    b = Ownership(b_db, (1,), 2, "host-b:2", clock)
+    try:
+        await a.claim()
+        with pytest.raises(ShardCountDiffers):
+            await b.claim()
+        if database_url.startswith("sqlite"):
+            clock.at += LEASE * 2
+        else:
+            assert await terminate_application(database_url, "referee host-a:1") == 1
+        await b.claim()
+        with pytest.raises(ShardLost, match="SHARD_COUNT is 1 here"):
+            await a.renew()
+        await b.renew()  # B keeps its shard
+    finally:
+        await b.release()
+        await a.release()
+        await a_db.dispose()
+        await b_db.dispose()
+
+
+async def test_two_counts_starting_at_the_same_moment_get_one_owner(database_url: str) -> None:
+    """Processes under SHARD_COUNT=1 and =2 claim at the same moment (both in flight on their own
+    connections): exactly one starts, the other is refused for its count. Ten rounds, since the
+    race is the server's to decide. Seen to fail on PostgreSQL without the gate
+    (pg_advisory_xact_lock) in Ownership._claim_locks, in 3 runs of 3: in some round each looked
+    before the other had taken its count lock, and both started."""
+    import asyncio
+
+    clock = Clock()
+    databases = [Database(database_url) for _ in range(2)]
+    try:
+        for round_ in range(10):
+            one = Ownership(databases[0], (0,), 1, "host-one:1", clock)
+            two = Ownership(databases[1], (1,), 2, "host-two:2", clock)
+            try:
+                outcomes = await asyncio.gather(one.claim(), two.claim(), return_exceptions=True)
+                refused = [o for o in outcomes if isinstance(o, BaseException)]
+                assert len(refused) == 1 and isinstance(refused[0], ShardCountDiffers), (round_, outcomes)
+            finally:
+                await one.release()
+                await two.release()
     finally:
         for d in databases:
             await d.dispose()

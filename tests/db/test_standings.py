@@ -10,9 +10,11 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
+from sqlalchemy import select
 
 from db.engine import Database
-from db.store import COMPUTER_RATINGS, SeatResult, SeatSpec, StandingRow, Store
+from db.models import PlayerStats
+from db.store import COMPUTER_RATINGS, SeatResult, SeatSpec, Store
 from rules import GAMES, get_game
 
 PAIRS = 40
@@ -82,8 +84,12 @@ def pair_seats(newcomer: int) -> tuple[list[SeatSpec], list[SeatSpec]]:
     return first, second
 
 
-async def standings(store: Store, guild_id: int) -> dict[int, StandingRow]:
-    return {row.user_id: row for row in await store.leaderboard(guild_id, "zipzap", limit=1000)}
+async def standings(store: Store, guild_id: int, game: str = "zipzap") -> dict[int, PlayerStats]:
+    async with store.db.sessions() as session:
+        rows = await session.scalars(
+            select(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.game == game)
+        )
+        return {row.user_id: row for row in rows}
 
 
 @pytest.mark.parametrize("known", [False, True], ids=["newcomers", "known-people"])
@@ -154,11 +160,10 @@ def test_every_computer_level_has_its_own_strength() -> None:
         assert strengths == sorted(strengths) and len(set(strengths)) == len(strengths), name
 
 
-async def beat_a_computer(store: Store, guild_id: int, level: str) -> StandingRow:
+async def beat_a_computer(store: Store, guild_id: int, level: str) -> PlayerStats:
     seats = [SeatSpec(0, REGULAR, "reg"), SeatSpec(1, None, "Robo", computer_level=level)]
     await (await finish(store, guild_id, guild_id, seats, {REGULAR: 1, 1: 2}, game="trap"))()
-    (row,) = await store.player_stats(guild_id, REGULAR)
-    return row
+    return (await standings(store, guild_id, "trap"))[REGULAR]
 
 
 async def test_beating_trap_hard_moves_rating_more_than_beating_trap_easy(store: Store) -> None:

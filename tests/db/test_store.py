@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from cogs.table.model import Table
 from db.engine import Database
 from db.models import ActionRow
+from db.standings import Standings
 from db.store import Conflict, SeatResult, SeatSpec, Store
 from rules import get_game
 from rules.selfplay import play_game
@@ -149,15 +150,22 @@ async def test_results_and_ratings(store: Store) -> None:
         game="zipzap",
         results=[SeatResult(1, 1, 3), SeatResult(0, 2, 9), SeatResult(2, 3, 14)],
     )
-    board = await store.leaderboard(1, "zipzap")
+    standings = Standings(store.db)
+    board = (await standings.board(1, "zipzap", None, 1, 10, asker=11)).rows
     assert [r.name for r in board] == ["bea", "ann"]  # computer seats are not on the board
     bea, ann = board
-    assert (bea.games, bea.wins, bea.points) == (1, 1, 3)
+    assert (bea.games, bea.wins, bea.points, bea.total_games) == (1, 1, 3, 1)
     assert (ann.games, ann.wins) == (1, 0)
-    assert bea.rating > ann.rating
+    assert bea.rating.value > ann.rating.value > 1500  # ann beat the sharp computer
+    assert bea.rating.provisional and ann.rating.provisional  # one game is not enough to settle
     assert len(await store.results(gid)) == 3
-    assert (await store.player_stats(1, 11))[0].game == "zipzap"
-    assert await store.leaderboard(2, "zipzap") == []  # standings are per server
+    assert [r.game for r in await standings.record(1, 11)] == ["zipzap"]
+    assert (await standings.board(2, "zipzap", None, 1, 10, asker=11)).rows == []  # per server
+    # The results message's line: each person's rating before and after, best place first.
+    changes = await store.rating_changes(gid)
+    assert [(c.name, c.place) for c in changes] == [("bea", 1), ("ann", 2)]
+    assert changes[0].before.value == 1500 and changes[0].after == bea.rating
+    assert changes[1].after == ann.rating
 
 
 async def test_a_player_who_left_is_rated_last_and_gets_no_win(store: Store) -> None:
@@ -181,7 +189,10 @@ async def test_a_player_who_left_is_rated_last_and_gets_no_win(store: Store) -> 
         game="zipzap",
         results=[SeatResult(1, 1, 3), SeatResult(0, 2, 9), SeatResult(2, 3, 14)],
     )
-    bea = next(r for r in await store.leaderboard(1, "zipzap") if r.name == "bea")
-    ann = next(r for r in await store.leaderboard(1, "zipzap") if r.name == "ann")
+    board = (await Standings(store.db).board(1, "zipzap", None, 1, 10, asker=11)).rows
+    bea = next(r for r in board if r.name == "bea")
+    ann = next(r for r in board if r.name == "ann")
     assert bea.wins == 0 and bea.games == 1
-    assert ann.rating > bea.rating
+    assert ann.rating.value > bea.rating.value
+    (left,) = [c for c in await store.rating_changes(gid) if c.name == "bea"]
+    assert left.left and left.after.value < left.before.value

@@ -30,7 +30,9 @@ async def test_help_names_every_game_and_how_to_start(simcord_env, simcord_bot):
         assert game.title in text and f"/{key}" in text, key
     for needed in ("new", "**Join**", "**Start**", "My hand", "/table hand", "/table leave", "/table stop"):
         assert needed in text, needed
-    assert "/leaderboard" in text and "/stats" in text
+    for command in ("/leaderboard", "/stats show", "/history", "/replay", "/stats forget", "/season new"):
+        assert command in text, command
+    assert "/stats export" in text
     assert channel.history() == []  # nothing public
 
 

@@ -23,6 +23,7 @@ from db.engine import Database
 from db.store import SeatSpec, Store
 from rules import get_game
 from tests.e2e.simhelpers import playable, reply_text
+from tests.pg_faults import terminate_every_connection
 
 GUILD_ON_SHARD_0 = ((7 * 2 + 0) << 22) | 99  # (id >> 22) % 2 == 0
 
@@ -114,6 +115,72 @@ async def test_a_dm_click_at_the_non_owner_counts_once_and_the_owner_follows(
             await asyncio.sleep(0.05)
         assert owner.referee.tables[tid].version == 2, "the owner reloaded the table"
         assert 2 in redrawn, "and redrew it"
+    finally:
+        owner.scheduler.stop()
+        await owner.release()
+        await owner.database.dispose()
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_after_the_server_ends_every_connection_the_owner_catches_up_on_a_dm_click(
+    simcord_env: Any, simcord_bot: RefereeBot, database_url: str
+) -> None:
+    """Issue 20's reproduction: every connection to PostgreSQL is ended by the server (as a
+    restart does), and a DM click is then applied at the non-owner and announced while the
+    owner's LISTEN connection is down, so the note is lost. Within a few simulated seconds the
+    owner reopens its feed, sees that its table moved, reloads and redraws it. Seen to fail on
+    the main branch (run without the ``listening`` checks, which main's feed lacks, and with 24
+    simulated seconds: the owner was still at version 1, not redrawn), with ChangeFeed.watch
+    not reopening, and with the catch-up left out of it (the feed reopened, the table stayed at
+    version 1)."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL's LISTEN connection; with SQLite there is one process, no change feed")
+    env, shard1 = simcord_env, simcord_bot
+    guild = env.create_guild(id=GUILD_ON_SHARD_0)
+    alice = guild.add_member(env.create_user("alice")).user
+    bob = guild.add_member(env.create_user("bob")).user
+    tid = await owned_table(database_url, alice.id, bob.id)
+    owner = create_bot(
+        Settings(token=None, database_url=database_url, shard_count=2, shard_ids=(0,), instance="shard-0"),
+        sync_commands=False,
+    )
+    redrawn: list[int] = []
+    try:
+        await owner.setup_hook()
+        owner.referee.messages.request = lambda table: redrawn.append(table.version)  # type: ignore[method-assign]
+        row = await shard1.store.get_table(tid)
+        assert row is not None
+        table = Table.from_row(row)
+        assert table.state is not None
+        seat = next(s for s in (0, 1) if table.state.legal_actions(s))
+        person = (alice, bob)[seat]
+        embed, items = shard1.referee.drawing.panel(table, seat, None, None)
+        await (await shard1.fetch_user(person.id)).send(embed=embed, view=view_of(items))
+        dm = person.dm_channel.history()[-1]
+
+        assert await terminate_every_connection(database_url) >= 3  # both bots' locks, the feed
+        for _ in range(100):  # asyncpg reports the closed connection on a later loop turn
+            if not owner.changes.listening:
+                break
+            await asyncio.sleep(0.01)
+        assert not owner.changes.listening, "the owner is deaf"
+
+        result = await person.click(dm, custom_id=playable(dm)[0]["custom_id"])
+        assert "ended" not in reply_text(result) and "couldn't" not in reply_text(result)
+        assert [a.seq for a in await shard1.store.actions(tid)] == [2], "applied once, at the non-owner"
+        assert owner.referee.tables[tid].version == 1, "the note was sent while nobody listened"
+
+        await env.advance_time(5)
+        for _ in range(100):  # the reload the catch-up set going ends on a database round trip
+            if owner.referee.tables[tid].version == 2 and 2 in redrawn:
+                break
+            await asyncio.sleep(0.02)
+        assert owner.changes.listening, "the feed was reopened"
+        caught_up = owner.referee.tables[tid]
+        assert caught_up.version == 2 and 2 in redrawn, "the owner reloaded and redrew the table"
+        row = await owner.store.get_table(tid)
+        assert row is not None and caught_up.state is not None
+        assert caught_up.state.to_json() == row.state
     finally:
         owner.scheduler.stop()
         await owner.release()

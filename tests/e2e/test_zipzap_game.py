@@ -32,5 +32,5 @@ async def test_full_game_from_new_to_leaderboard(simcord_env, simcord_bot):
     board = await alice.slash(channel, "leaderboard", game="zipzap")
     text = message_text(board.response)
     assert "alice" in text and "bob" in text
-    stats = await bob.slash(channel, "stats", user=alice)
-    assert "1 games" in message_text(stats.response)
+    stats = await bob.slash(channel, "stats show", user=alice)
+    assert stats.ephemeral and "1 game ·" in message_text(stats.response)

@@ -81,8 +81,10 @@ async def test_a_player_who_leaves_is_replaced_by_a_computer(simcord_env, simcor
     r = await bob.click(t["lobby"], label="My hand")
     assert "not playing" in reply_text(r)
     await play_to_end(env, [Player(alice, channel, t["lobby"])], channel)
-    board = message_text((await alice.slash(channel, "stats", user=bob)).response)
-    assert "1 games · 0 wins" in board
+    board = message_text((await alice.slash(channel, "stats show", user=bob)).response)
+    assert "1 game · 0 wins" in board  # the game counts, never as a win
+    final = message_text(channel.last_message)
+    assert "**bob**" in final and "left the game" in final  # rated last: the results say so
 
 
 @pytest.mark.simcord(settle_timeout=30)

@@ -45,7 +45,8 @@ LONG = ("*_~|`" * 7)[:30] + "**"
 REORDERING = re.compile(
     r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\x00-\x09\x0b-\x1f\x7f-\x9f]"
 )  # not \n: drawings have lines
-LIVE = re.compile(r"<[@#/:]|<a:|<t:|<id:|@everyone|@here")
+# What Discord reads as a mention or a live token.
+LIVE = re.compile(r"<@[!&]?\d|<#\d|</[\w-]|<a?:\w+:\d|<t:-?\d|<id:\w|@everyone|@here")
 MARKDOWN = set("*_~|`")
 
 

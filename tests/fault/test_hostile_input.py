@@ -340,6 +340,10 @@ OPTIONS: list[tuple[str, str, int, Valid]] = [
     ("trap new", "quick_setup", BOOLEAN, boolean),
     ("trap new", "speed", STRING, SPEED),
     ("leaderboard", "game", STRING, one_of(*GAMES)),
+    ("leaderboard", "season", INTEGER, optional(whole(1, 100_000))),
+    ("history", "game", STRING, optional(one_of(*GAMES))),
+    ("replay", "number", INTEGER, whole(1, 10**15)),
+    ("season new", "game", STRING, optional(one_of("all", *GAMES))),
 ]
 WRONG_TYPE: dict[int, st.SearchStrategy[Any]] = {
     INTEGER: st.one_of(
@@ -435,14 +439,14 @@ async def test_forged_slash_option_types_and_ranges_are_refused(simcord_env: Any
     - ``/zaptrap new lull`` out of range (0, True, 5540041947, a negative fraction) opens a table
       whose lull timer is that many seconds; ``wrong_targets`` anything but "refuse" silently
       means "penalise";
-    - ``/stats user:"not a snowflake"`` raises ValueError inside discord.py's tree, before
+    - ``/stats show user:"not a snowflake"`` raises ValueError inside discord.py's tree, before
       on_app_command_error, so nobody answers and the error is unhandled.
 
     Expected: each one a private, clear refusal, no table, no crash."""
     env, bot = simcord_env, simcord_bot
     cases = forged_cases(bot, WRONG_TYPE, unchecked=False) + forged_cases(bot, WRONG_TYPE, unchecked=True)
     cases += forged_cases(bot, OUT_OF_RANGE, unchecked=True)
-    cases += [("stats", "user", USER, value) for value in ("not a snowflake", "12345")]
+    cases += [("stats show", "user", USER, value) for value in ("not a snowflake", "12345")]
     problems = await send_slashes(env, bot, cases)
     errors = env.errors
     assert problems == [] and errors == [], f"{len(problems)} of {len(cases)}:\n" + "\n".join(problems[:40])

@@ -230,7 +230,7 @@ async def open_in_thread(night: Night, bot: Any, key: str, options: dict[str, An
 
 async def after_the_game(night: Night, thread: Any, key: str) -> None:
     """What anyone may ask afterwards: /stats of a player, /leaderboard."""
-    await night.carol.slash(night.channel, "stats", user=night.people[0])
+    await night.carol.slash(night.channel, "stats show", user=night.people[0])
     board = await night.carol.slash(night.channel, "leaderboard", game=key)
     assert board.acknowledged
 

@@ -9,7 +9,7 @@ import pytest
 from gifttrap_helpers import GAME, choose, new_state, reveal
 
 from rules.gifttrap import GIFTS, PACK_GIFTS, TOKENS, GiftTrapState
-from rules.gifttrap_players import rank_by_taste, taste
+from rules.gifttrap.players import rank_by_taste, taste
 
 
 def drive(state: GiftTrapState, seat: int, level: str, persona: str = "", limit: int = 60) -> list[str]:

@@ -201,7 +201,7 @@ def test_cli_selfplay_and_replay(tmp_path: Path) -> None:
 
 
 def test_a_scenario_file_with_expectations(tmp_path: Path) -> None:
-    """The FORMATS_gifttrap.md example: the seed's worked example as a scenario file."""
+    """The rules/gifttrap/FORMATS.md example: the seed's worked example as a scenario file."""
     actions = [
         *[{"seat": 0, "action": a} for a in ("give-1-1", "give-2-2", "give-3-3", "rank-great-5",
                                              "rank-good-1", "rank-ok-2", "rank-noway-4", "ready")],

@@ -26,8 +26,9 @@ from abc import ABC, abstractmethod
 from functools import lru_cache
 from typing import Any
 
-from rules.base import JSON, Action
-from rules.gifttrap import NO_MATCH, TOKEN_POINTS, TOKENS
+from rules.base import Action
+from rules.gifttrap.tokens import NO_MATCH, TOKEN_POINTS, TOKENS
+from rules.gifttrap.views import GiftTrapView, LaidOutGift, TokenPlaces
 
 RECENT_ROUNDS = 8  # how far back a computer player remembers tastes
 UNRANKED = -0.5  # what an untokened gift in an earlier round says about a taste: a mild no
@@ -38,7 +39,7 @@ def taste_weight(persona: str, tag: str) -> float:
     return random.Random(f"gifttrap-taste:{persona}:{tag}").gauss(0.0, 1.0)
 
 
-def taste(persona: str, gift: JSON) -> float:
+def taste(persona: str, gift: LaidOutGift) -> float:
     """How much this persona likes a gift: its tags' weights plus a small fondness for the gift itself."""
     tags = gift["tags"]
     score = sum(taste_weight(persona, t) for t in tags) / math.sqrt(max(1, len(tags)))
@@ -50,7 +51,9 @@ def fondness(persona: str, gift_id: str) -> float:
     return random.Random(f"gifttrap-taste:{persona}:gift:{gift_id}").uniform(-0.4, 0.4)
 
 
-def rank_by_taste(persona: str, layout: list[JSON], trapped: set[int], park_noway: bool) -> dict[str, int]:
+def rank_by_taste(
+    persona: str, layout: list[LaidOutGift], trapped: set[int], park_noway: bool
+) -> TokenPlaces:
     order = sorted(layout, key=lambda g: (-taste(persona, g), g["space"]))
     spaces = [g["space"] for g in order]
     if park_noway and trapped:
@@ -62,7 +65,7 @@ def rank_by_taste(persona: str, layout: list[JSON], trapped: set[int], park_nowa
     return dict(zip(TOKENS, [*spaces[:3], spaces[-1]], strict=True))
 
 
-def learned_tastes(view: JSON, seat: int, everything: bool) -> tuple[dict[str, float], int]:
+def learned_tastes(view: GiftTrapView, seat: int, everything: bool) -> tuple[dict[str, float], int]:
     """Per-tag average of what ``seat`` scored gifts with those tags in earlier rounds, and how many
     rounds that rests on. ``everything`` False keeps only the GREAT, GOOD and NO WAY tokens."""
     sums: dict[str, float] = {}
@@ -90,7 +93,7 @@ def learned_tastes(view: JSON, seat: int, everything: bool) -> tuple[dict[str, f
     return {t: sums[t] / counts[t] for t in sums}, rounds
 
 
-def predicted(learned: dict[str, float], gift: JSON) -> float:
+def predicted(learned: dict[str, float], gift: LaidOutGift) -> float:
     tags = gift["tags"]
     return sum(learned.get(t, 0.0) for t in tags) / max(1, len(tags))
 
@@ -114,7 +117,7 @@ class Plan:
     def __init__(self) -> None:
         self.gives: dict[int, int] = {}
         self.give_more: int | None = None
-        self.ranks: dict[str, int] = {}
+        self.ranks: TokenPlaces = {}
         self.get_more: int | None = None
 
 
@@ -128,19 +131,19 @@ class GiftTrapPlayer(ABC):
         self.speed = speed
         self.persona = persona
 
-    def whim(self, view: JSON, label: str) -> random.Random:
+    def whim(self, view: GiftTrapView, label: str) -> random.Random:
         """A per-round random source fixed by the view, so a whim does not change between looks."""
         return random.Random(
             f"gifttrap-bot:{self.level}:{self.persona}:{view['seat']}:{view['round']}:{label}"
         )
 
-    def who(self, view: JSON) -> str:
+    def who(self, view: GiftTrapView) -> str:
         """The persona whose taste this player has; without a name, the seat stands in for one."""
-        return self.persona or f"seat {view['seat'] + 1}"
+        return self.persona or f"seat {_seat(view) + 1}"
 
     # -- deciding -----------------------------------------------------------------------------
 
-    def choose(self, view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(self, view: GiftTrapView, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         phase = view.get("phase")
@@ -154,7 +157,7 @@ class GiftTrapPlayer(ABC):
             return self.next_step(view, self.plan(view), legal)
         return None  # the reveal and the next round come on the table's own timers
 
-    def next_step(self, view: JSON, plan: Plan, legal: list[Action]) -> Action | None:
+    def next_step(self, view: GiftTrapView, plan: Plan, legal: list[Action]) -> Action | None:
         my = view["my"]
         gives: list[int | None] = my["gives"]
         for receiver, space in sorted(plan.gives.items()):
@@ -168,7 +171,7 @@ class GiftTrapPlayer(ABC):
             return _legal(f"give-{receiver}-{space}", legal)
         if my["give_more"] != plan.give_more:
             return _legal("givemore-none" if plan.give_more is None else f"givemore-{plan.give_more}", legal)
-        ranks: dict[str, int] = my["ranks"]
+        ranks: TokenPlaces = my["ranks"]
         for token in TOKENS:
             space = plan.ranks[token]
             if ranks.get(token) == space:
@@ -181,20 +184,20 @@ class GiftTrapPlayer(ABC):
         return _legal("ready", legal)
 
     @abstractmethod
-    def plan(self, view: JSON) -> Plan:
+    def plan(self, view: GiftTrapView) -> Plan:
         """The choices this level wants this round."""
 
-    def gifttrap(self, view: JSON, legal: list[Action]) -> Action | None:
+    def gifttrap(self, view: GiftTrapView, legal: list[Action]) -> Action | None:
         return None
 
     # -- shared reading of the view -----------------------------------------------------------
 
     @staticmethod
-    def trapped_spaces(view: JSON) -> set[int]:
+    def trapped_spaces(view: GiftTrapView) -> set[int]:
         return {t["space"] for t in view.get("trapped", [])}
 
     @staticmethod
-    def my_gift_heading_for_noway(view: JSON) -> int | None:
+    def my_gift_heading_for_noway(view: GiftTrapView) -> int | None:
         """The space of a gift this player gave that is still wrapped, to a receiver whose tokens are
         up and whose NO WAY is on it."""
         seat = view["seat"]
@@ -209,7 +212,7 @@ class GiftTrapPlayer(ABC):
                 return space
         return None
 
-    def reaction_time(self, view: JSON, action: Action, rng: random.Random) -> float:
+    def reaction_time(self, view: GiftTrapView, action: Action, rng: random.Random) -> float:
         low, high = self.click
         seconds = rng.uniform(low, high)
         if action.startswith("gifttrap"):
@@ -221,22 +224,30 @@ class GiftTrapPlayer(ABC):
         return seconds * self.speed
 
 
+def _seat(view: GiftTrapView) -> int:
+    seat = view["seat"]
+    assert seat is not None, "a computer player plays from a seat's own view"
+    return seat
+
+
 def _legal(action: Action, legal: list[Action]) -> Action | None:
     return action if action in legal else None
 
 
-def _nothing_chosen(view: JSON) -> bool:
-    my = view.get("my") or {}
-    return not my.get("ranks") and all(g is None for g in my.get("gives", []))
+def _nothing_chosen(view: GiftTrapView) -> bool:
+    my = view.get("my")
+    if not my:
+        return True
+    return not my["ranks"] and all(g is None for g in my["gives"])
 
 
 class CasualPlayer(GiftTrapPlayer):
     level = "casual"
     click = (1.5, 4.0)
 
-    def plan(self, view: JSON) -> Plan:
+    def plan(self, view: GiftTrapView) -> Plan:
         seat = view["seat"]
-        layout: list[JSON] = view["layout"]
+        layout: list[LaidOutGift] = view["layout"]
         whim = self.whim(view, "plan")
         plan = Plan()
         plan.ranks = rank_by_taste(self.who(view), layout, set(), park_noway=False)
@@ -246,7 +257,7 @@ class CasualPlayer(GiftTrapPlayer):
                 continue
             learned, rounds = learned_tastes(view, receiver, everything=False)
 
-            def appeal(gift: JSON, learned: dict[str, float] = learned, rounds: int = rounds) -> float:
+            def appeal(gift: LaidOutGift, learned: dict[str, float] = learned, rounds: int = rounds) -> float:
                 guess = predicted(learned, gift) if rounds else taste(self.who(view), gift)
                 return guess + whim.uniform(-0.6, 0.6)
 
@@ -259,7 +270,7 @@ class CasualPlayer(GiftTrapPlayer):
             plan.get_more = whim.choice(others) if whim.random() < 0.7 else None
         return plan
 
-    def gifttrap(self, view: JSON, legal: list[Action]) -> Action | None:
+    def gifttrap(self, view: GiftTrapView, legal: list[Action]) -> Action | None:
         if view.get("phase") != "reveal" or not view["my"]["gifttrap_available"]:
             return None
         space = self.my_gift_heading_for_noway(view)
@@ -272,9 +283,9 @@ class ThoughtfulPlayer(GiftTrapPlayer):
     level = "thoughtful"
     click = (1.0, 2.5)
 
-    def plan(self, view: JSON) -> Plan:
+    def plan(self, view: GiftTrapView) -> Plan:
         seat = view["seat"]
-        layout: list[JSON] = view["layout"]
+        layout: list[LaidOutGift] = view["layout"]
         trapped = self.trapped_spaces(view)
         plan = Plan()
         plan.ranks = rank_by_taste(self.who(view), layout, trapped, park_noway=True)
@@ -311,7 +322,7 @@ class ThoughtfulPlayer(GiftTrapPlayer):
         return plan
 
     @staticmethod
-    def best_giver(view: JSON) -> int | None:
+    def best_giver(view: GiftTrapView) -> int | None:
         """The player whose gifts to this one scored best lately, if they scored well."""
         seat = view["seat"]
         totals: dict[int, list[int]] = {}
@@ -324,7 +335,7 @@ class ThoughtfulPlayer(GiftTrapPlayer):
         giver = max(sorted(totals), key=lambda g: sum(totals[g]) / len(totals[g]))
         return giver if sum(totals[giver]) / len(totals[giver]) >= 0.5 else None
 
-    def gifttrap(self, view: JSON, legal: list[Action]) -> Action | None:
+    def gifttrap(self, view: GiftTrapView, legal: list[Action]) -> Action | None:
         phase = view.get("phase")
         if phase not in ("choosing", "reveal") or not view["my"]["gifttrap_available"]:
             return None
@@ -354,10 +365,10 @@ class ThoughtfulPlayer(GiftTrapPlayer):
         return _legal(f"gifttrap-{target}", legal)
 
     @staticmethod
-    def about_to_win(view: JSON) -> int | None:
+    def about_to_win(view: GiftTrapView) -> int | None:
         """A player other than this one within a good round of GIFTED on both tracks."""
         length = view["track_length"]
-        seat = view["seat"]
+        seat = _seat(view)
         give, get = view["give_track"], view["get_track"]
         close = [
             s
