@@ -22,7 +22,7 @@ from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
 from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
-from rules.words import plural
+from rules.words import plural, signed
 
 GAME = GiftTrap()
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
@@ -237,7 +237,8 @@ class GiftTrapUI:
         # Short: up to five of these lines sit in the table's Latest field (phones).
         cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
         doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
-        return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
+        get, give = signed(record["receiver_points"]), signed(record["giver_points"])
+        return f"{head} — GET {get}, GIVE {give}{doubled}"
 
     def _ranking_line(self, table: Table, view: dict[str, Any], seat: int, ranks: dict[str, int]) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
@@ -365,7 +366,8 @@ class GiftTrapUI:
         for s in table.seats:
             i = s.seat
             get, give = view["get_track"][i], view["give_track"][i]
-            lines.append(f"**{s.name}** — GET {get} ({moved_get[i]:+d}) · GIVE {give} ({moved_give[i]:+d})")
+            moves = f"GET {get} ({signed(moved_get[i])}) · GIVE {give} ({signed(moved_give[i])})"
+            lines.append(f"**{s.name}** — {moves}")
         embed = discord.Embed(
             title=f"GiftTRAP — round {event.data.get('round', view['round'])} over",
             description=_fit(lines, 4096, newest_last=False),

@@ -141,7 +141,8 @@ class SpyTrapUI:
                 f"hand {view['hand_counts'][i]} · pile {view['pile_sizes'][i]}{said}\n"
                 f"Home: {_home_line(view, i)}"
             )
-            name = f"{s.name}{' 🤖' if s.is_computer else ''} {marks}".strip()
+            # Only the marks that apply, one space apart: "alice 🛡️", never "alice  🛡️".
+            name = " ".join(part for part in (s.name, "🤖" if s.is_computer else "", marks.strip()) if part)
             embed.add_field(name=name[:256], value=value[:1024], inline=True)
         if view["drawn"]:
             drawn = " · ".join(card_label(d["card"]) for d in view["drawn"][-8:])
@@ -235,10 +236,14 @@ class SpyTrapUI:
         if kind == "bid":
             low, high = view["min_bid"], view["max_bid"]
             if view["high_bidder"] is None:
+                if low == high:
+                    return f"you open the bidding at Spy Trap: bid {low} on the table."
                 return f"you open the bidding at Spy Trap: bid from {low} to {high} on the table."
             standing = f"{table.name(view['high_bidder'])} bids {view['high_bid']}"
             if low > high:
                 return f"your bid at Spy Trap: {standing}; pass on the table."
+            if low == high:  # one raise left: "Raise (12 to 12)" read like a typo
+                return f"your bid at Spy Trap: {standing}. Raise to {low} or pass on the table."
             return f"your bid at Spy Trap: {standing}. Raise ({low} to {high}) or pass on the table."
         if kind == "draw":
             cards = plural(view["draws_left"], "card")
