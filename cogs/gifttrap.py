@@ -245,6 +245,25 @@ class GiftTrapUI:
         parts = [token_line(t, gifts.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
         return f"**{table.name(seat)}**: " + " · ".join(parts)
 
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: the dealer picks the pack, then whoever is not ready yet."""
+        assert table.state is not None
+        view = table.state.view(None)
+        if view["phase"] == "pack":
+            return [view["dealer"]]
+        if view["phase"] == "choosing":
+            return [s for s, ready in enumerate(view["ready"]) if not ready]
+        return None
+
+    def waiting_text(self, table: Table) -> str | None:
+        assert table.state is not None
+        phase = table.state.view(None)["phase"]
+        if phase == "reveal":  # nobody has to act: the reveal paces itself
+            return "nobody: the referee unwraps the gifts one by one"
+        if phase == "between_rounds":
+            return "anyone may press **Next round**; otherwise it starts shortly"
+        return None
+
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         assert table.state is not None
         view = table.state.view(None)

@@ -101,6 +101,16 @@ class ZipZapUI:
         embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
         return embed
 
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: whoever has control leads; otherwise anyone may play."""
+        control = _state(table).view(None)["control"]
+        return [control] if control is not None else None
+
+    def waiting_text(self, table: Table) -> str | None:
+        if _state(table).view(None)["phase"] == "between_rounds":
+            return "anyone may press **Next round**; otherwise it is dealt shortly"
+        return None
+
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         if _state(table).view(None)["phase"] == "between_rounds":
             return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=1)]
