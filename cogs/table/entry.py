@@ -330,12 +330,23 @@ class Entry:
             await self._guarded(interaction, self._command_action(interaction, table, action))
 
     async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
+        """Typed, so always on the current state. Answered with one short line (what the move
+        did, or why it was refused) that replaces the seat's previous one: a whole panel per
+        typed move piled up dozens of private messages in one game."""
         if table.status != "playing" or table.state is None:
             raise Refusal("There's no game running at this table.")
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal("You're not playing at this table.")
-        await self._apply_from_click(interaction, table, seat, action, table.version, panel=False)
+        try:
+            events = await self.spine.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:
+            await self.spine.panels.answer_typed(interaction, table, seat, f"⚠️ `{action}`: {error.reason}")
+            return
+        done = " · ".join(self.spine.line(table, e) for e in events) or "Done."
+        if table.status != "playing":
+            done += "\nThat ended the game: the results are on the table."
+        await self.spine.panels.answer_typed(interaction, table, seat, f"✅ `{action}`: {done}"[:2000])
 
     async def _apply_from_click(
         self,
