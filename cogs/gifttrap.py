@@ -152,25 +152,48 @@ class GiftTrapUI:
         return embed
 
     def history(self, table: Table) -> str:
-        """The History button: every gift unwrapped this round and every token turned up (all
-        public once the reveal has shown them; drawn from the spectator view)."""
+        """The History button, on the table while playing and on the final table: the whole game,
+        round by round: every gift unwrapped and every token turned up (all public once the
+        reveal has shown them; drawn from the spectator view, whose ``history`` keeps the rounds
+        played). A long one is sent as a file."""
         assert table.state is not None
         view = table.state.view(None)
-        lines = [f"**GiftTRAP — round {view['round']}**"]
-        if view["revealed"]:
-            lines.append("**Unwrapped this round**")
-            lines += [self._gift_line(table, r) for r in view["revealed"]]
-        else:
-            lines.append("Nothing has been unwrapped yet this round.")
+        over = view["phase"] == "over"
+        lines = [f"**GiftTRAP — {'the whole game' if over else 'the game so far'}**"]
+        for past in view["history"]:
+            gifts = {g["space"]: g for g in past["layout"]}
+            unwrapped = [{**gifts[r["space"]], **r} for r in past["revealed"]]
+            lines += self._round_history(table, past, unwrapped, list(past["rankings"]))
+            markers = " · ".join(
+                f"**{s.name}** GET {past['get_track'][s.seat]}, GIVE {past['give_track'][s.seat]}"
+                for s in table.seats
+            )
+            lines.append(f"Markers after round {past['round']}: {markers}")
+        if not view["history"] or view["history"][-1]["round"] != view["round"]:  # still being played
+            lines += self._round_history(table, view, view["revealed"], view["rankings"])
+        return "\n".join(lines)
+
+    def _round_history(
+        self, table: Table, round_: dict[str, Any], unwrapped: list[dict[str, Any]], rankings: list[Any]
+    ) -> list[str]:
+        """One round of History: its pack, its GiftTRAP cards, its unwraps and the tokens turned up."""
+        price = PRICES.get(round_["pack"] or 0)
+        pack = f" — **{table.name(round_['dealer'])}** dealt the {price} pack" if price else ""
+        lines = ["", f"**Round {round_['round']}**{pack}"]
+        gifts = {g["space"]: g for g in round_["layout"]}
+        lines += [
+            f"🪤 **{table.name(t['seat'])}** played GiftTRAP on {gift_text(gifts[t['space']])}"
+            for t in round_["trapped"]
+            if t["space"] in gifts
+        ]
+        lines += [self._gift_line(table, r) for r in unwrapped] or ["Nothing has been unwrapped yet."]
         shown = [
-            self._ranking_line(table, view, seat, ranks)
-            for seat, ranks in enumerate(view["rankings"])
-            if ranks is not None
+            self._ranking_line(table, round_, seat, ranks) for seat, ranks in enumerate(rankings) if ranks
         ]
         if shown:
-            lines.append("**Tokens turned up**")
+            lines.append("Tokens turned up:")
             lines += shown
-        return "\n".join(lines)
+        return lines
 
     def _status(self, table: Table, view: dict[str, Any]) -> str:
         phase = view["phase"]
@@ -263,6 +286,10 @@ class GiftTrapUI:
         if phase == "between_rounds":
             return "anyone may press **Next round**; otherwise it starts shortly"
         return None
+
+    def final_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """The final table keeps History: the whole game stays one press away."""
+        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         assert table.state is not None

@@ -63,6 +63,7 @@ class GameUI(Protocol):
     For `/table status`: ``waiting_on(table) -> list[int] | None`` (the seats the table waits on;
     None: anyone may act) and ``waiting_text(table) -> str | None`` (the whole "Waiting on" answer
     where it is not a list of people, e.g. "nobody: the gifts unwrap by themselves").
+    ``final_items(table)``: buttons the finished table message keeps (e.g. History).
     """
 
     key: str
@@ -142,9 +143,11 @@ class TableDrawing:
         return list(files(table)) if files is not None else []
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        ui = self.uis[table.game.key]
+        if table.status == "finished" and (final := getattr(ui, "final_items", None)) is not None:
+            return list(final(table))
         if table.status != "playing":
             return []
-        ui = self.uis[table.game.key]
         label = getattr(ui, "hand_label", "My hand")
         emoji = getattr(ui, "hand_emoji", "🃏")
         items: list[discord.ui.Item[Any]] = [
