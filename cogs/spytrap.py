@@ -246,6 +246,8 @@ class SpyTrapUI:
                 return f"your bid at Spy Trap: {standing}. Raise to {low} or pass on the table."
             return f"your bid at Spy Trap: {standing}. Raise ({low} to {high}) or pass on the table."
         if kind == "draw":
+            if view["draws_left"] == 1:  # "1 card, one at a time" read oddly
+                return "you won the bidding at Spy Trap: draw 1 card from the piles."
             cards = plural(view["draws_left"], "card")
             return f"you won the bidding at Spy Trap: draw {cards}, one at a time, from the piles."
         prompt = view["prompt"]
@@ -281,7 +283,7 @@ class SpyTrapUI:
         winner = view.get("winner")
         reason = {
             "files": "with four Files of their own country",
-            "challenge": "surviving the challenge",
+            "challenge": "by surviving the challenge",
             "last_spy": "as the last spy standing",
             "round_limit": "on Files when the round limit came",
             "no_cards": "on Files when the cards ran out",

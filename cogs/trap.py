@@ -211,11 +211,13 @@ class TrapUI:
         legend = "" if view["last"] is None else BOARD_LEGEND.get(view["last"]["kind"], "")
         if view["phase"] == "arrow_drop":
             footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
-        if view["phase"] in ("main", "over"):
-            # "Ply" is chess jargon: a move is what a player makes on their turn.
+        if view["phase"] in ("main", "over") and view["ply"]:
+            # "Ply" is chess jargon: a move is what a player makes on their turn. The draw count
+            # shows once it is under way (right after a capture it would read "0 moves").
             footer.append(f"Move {view['ply']}")
-            quiet = count(view["quiet_plies"], "move")
-            footer.append(f"{quiet} without a capture (a draw at {view['draw_plies']})")
+            if view["quiet_plies"]:
+                quiet = count(view["quiet_plies"], "move")
+                footer.append(f"{quiet} without a capture (a draw at {view['draw_plies']})")
             if view["repetitions"] > 1:
                 footer.append(f"this position seen {view['repetitions']}×")
         if view["stuck"] and not over:
