@@ -74,8 +74,8 @@ class ZipZapUI:
             result = state.result()
             assert result is not None
             # "went out last round" read as the round before the last one: say which round it was.
-            seat = view["went_out"]
-            went_out = "" if seat is None else f"**{table.name(seat)}** went out in the final round. "
+            last = view["went_out"]
+            went_out = "" if last is None else f"**{table.name(last)}** went out in the final round. "
             embed.description = f"{went_out}The game is over. {seat_names(table, result.summary)}"
         elif view["phase"] == "between_rounds":
             embed.description = "Round over. The next round is dealt shortly (or press **Next round**)."
