@@ -43,7 +43,9 @@ class TablesCog(commands.Cog):
         async with table.lock:  # draw committed state only
             embed, files = await self.bot.referee.drawing.status(table)
         with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
-            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+            await interaction.response.send_message(
+                embed=embed, files=files, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     @table.command(name="leave", description="Leave the table; a computer player takes over your seat")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

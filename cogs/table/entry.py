@@ -365,15 +365,16 @@ class Entry:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal("You're not playing at this table.")
+        typed = action.replace("`", "")[:40]  # the game's cog checked it; a back-tick would break the line
         try:
             events = await self.spine.act(table, seat, action, interaction.user.id)
         except IllegalAction as error:
-            await self.spine.panels.answer_typed(interaction, table, seat, f"⚠️ `{action}`: {error.reason}")
+            await self.spine.panels.answer_typed(interaction, table, seat, f"⚠️ `{typed}`: {error.reason}")
             return
         done = " · ".join(self.spine.line(table, e) for e in events) or "Done."
         if table.status != "playing":
             done += "\nThat ended the game: the results are on the table."
-        await self.spine.panels.answer_typed(interaction, table, seat, f"✅ `{action}`: {done}"[:2000])
+        await self.spine.panels.answer_typed(interaction, table, seat, f"✅ `{typed}`: {done}"[:2000])
 
     async def _apply_from_click(
         self,

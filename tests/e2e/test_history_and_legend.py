@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from cogs.table.model import SeatInfo, Table
 from cogs.trap import TrapUI
@@ -98,13 +99,13 @@ def history_text(env: Any, result: Any) -> str:
 
 @pytest.mark.simcord(settle_timeout=30)
 async def test_gifttrap_history_stays_on_the_final_table_and_covers_the_whole_game(
-    simcord_env, simcord_bot, make_bot, caplog
+    simcord_env, simcord_bot, make_bot, caplog, monkeypatch
 ):
     """A game of several rounds to its end: the final table message keeps 📜 History, and carol
     (watching) reads every round's unwraps there, again after a restart (read from the
-    database). A forged press from another channel is refused; when Discord drops the answer,
-    nothing changes and pressing again works (seen to fail, an error logged by discord.py, with
-    Entry._send_history not catching the refused answer).
+    database; a failed read says so and changes nothing). A forged press from another channel
+    is refused; when Discord drops the answer, nothing changes and pressing again works (seen
+    to fail, an error logged by discord.py, with Entry._send_history not catching it).
     Seen to fail before issue 21: the final table had no History button, a press on it said
     "That table has ended", and History while playing showed the current round only."""
     env = simcord_env
@@ -137,7 +138,19 @@ async def test_gifttrap_history_stays_on_the_final_table_and_covers_the_whole_ga
     first = await read()
     assert whole_game(first), first[:400]
     public = len(channel.history())
-    await env.restart_bot(make_bot())
+    bot = make_bot()
+    await env.restart_bot(bot)
+    # After a restart the finished game is read from the database; a read that fails says so
+    # and changes nothing, and the next press works.
+    real = bot.store.get_table
+
+    async def locked_once(table_id: int) -> Any:
+        monkeypatch.setattr(bot.store, "get_table", real)
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(bot.store, "get_table", locked_once)
+    refused = await carol.click(final_table, label="History")
+    assert "couldn't read that game's history just now" in reply_text(refused)
     assert await read() == first  # the same game, read back from the database
     assert len(channel.history()) == public  # nothing public was said
 
