@@ -264,7 +264,9 @@ async def send_rules(interaction: discord.Interaction[Any], game: Any) -> None:
     """`/<game> rules`: a one-minute quick start for the table here (its options, its seats),
     privately; the full rules and the house rulings in force are behind its **Full rules** button."""
     table = _table_here(game, interaction)
-    embed = quick_start_embed(game, *((table.options, table.max_seats) if table is not None else ()))
+    embed = quick_start_embed(game)
+    if table is not None:  # a game under way has its players; a lobby, the seats it will fill
+        embed = quick_start_embed(game, table.options, len(table.seats) if table.state else table.max_seats)
     await interaction.response.send_message(
         embed=embed, view=view_of([FullRulesButton(game.key)]), ephemeral=True
     )

@@ -177,6 +177,16 @@ async def test_a_quick_start_quotes_the_options_of_the_table_here(simcord_env, s
     assert "partner" not in quick  # five seats: everyone for themselves
     other = message_text((await alice.slash(elsewhere, "zaptrap rules")).response)
     assert "first team (or player) to 7 points" in other
+    # A four-seat lobby started with three players plays without teams: the game's players count.
+    third = guild.create_text_channel("three")
+    await alice.slash(third, "zaptrap new", seats=4)
+    lobby = third.last_message
+    assert "first team to 7 points" in message_text((await alice.slash(third, "zaptrap rules")).response)
+    for _ in range(2):
+        await alice.click(lobby, label="Add computer: casual")
+    await alice.click(lobby, label="Start")
+    started = message_text((await alice.slash(third, "zaptrap rules")).response)
+    assert "first player to 7 points" in started
 
 
 @pytest.mark.parametrize(
