@@ -150,7 +150,7 @@ CODE_BLOCK = re.compile(r"```.*?```", re.S)
 
 
 def embed_lines(embed: discord.Embed | None, where: str) -> list[Shown]:
-    """Every line of an embed; monospace blocks (Trap's text board) are laid out with spaces."""
+    """Every line of an embed, but for monospace blocks (Trap's text board), spaced on purpose."""
     if embed is None:
         return []
     data = embed.to_dict()
