@@ -10,7 +10,7 @@ Ready. Every rule is in rules/gifttrap/; the engine refuses what is not allowed 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import discord
@@ -24,7 +24,7 @@ from cogs.table.model import Table
 from rules.base import Event
 from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, GiftTrapState
 from rules.gifttrap.views import GiftTrapView, TokenPlaces
-from rules.words import plural
+from rules.words import plural, signed
 
 GAME = GiftTrap()
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
@@ -158,24 +158,51 @@ class GiftTrapUI:
         return embed
 
     def history(self, table: Table) -> str:
-        """The History button: every gift unwrapped this round and every token turned up (all
-        public once the reveal has shown them; drawn from the spectator view)."""
+        """The History button, on the table while playing and on the final table: the whole game,
+        round by round: every gift unwrapped and every token turned up (all public once the
+        reveal has shown them; drawn from the spectator view, whose ``history`` keeps the rounds
+        played). A long one is sent as a file."""
         view = _state(table).view(None)
-        lines = [f"**GiftTRAP — round {view['round']}**"]
-        if view["revealed"]:
-            lines.append("**Unwrapped this round**")
-            lines += [self._gift_line(table, r) for r in view["revealed"]]
-        else:
-            lines.append("Nothing has been unwrapped yet this round.")
+        over = view["phase"] == "over"
+        lines = [f"**GiftTRAP — {'the whole game' if over else 'the game so far'}**"]
+        for past in view["history"]:
+            gifts = {g["space"]: g for g in past["layout"]}
+            unwrapped = [{**gifts[r["space"]], **r} for r in past["revealed"]]
+            lines += self._round_history(table, past, unwrapped, list(past["rankings"]))
+            markers = " · ".join(
+                f"**{s.name}** GET {past['get_track'][s.seat]}, GIVE {past['give_track'][s.seat]}"
+                for s in table.seats
+            )
+            lines.append(f"Markers after round {past['round']}: {markers}")
+        if not view["history"] or view["history"][-1]["round"] != view["round"]:  # still being played
+            lines += self._round_history(table, view, view["revealed"], view["rankings"])
+        return "\n".join(lines)
+
+    def _round_history(
+        self,
+        table: Table,
+        round_: Mapping[str, Any],
+        unwrapped: Sequence[Mapping[str, Any]],
+        rankings: Sequence[Any],
+    ) -> list[str]:
+        """One round of History: its pack, its GiftTRAP cards, its unwraps and the tokens turned up."""
+        price = PRICES.get(round_["pack"] or 0)
+        pack = f" — **{table.name(round_['dealer'])}** dealt the {price} pack" if price else ""
+        lines = ["", f"**Round {round_['round']}**{pack}"]
+        gifts = {g["space"]: g for g in round_["layout"]}
+        lines += [
+            f"🪤 **{table.name(t['seat'])}** played GiftTRAP on {gift_text(gifts[t['space']])}"
+            for t in round_["trapped"]
+            if t["space"] in gifts
+        ]
+        lines += [self._gift_line(table, r) for r in unwrapped] or ["Nothing has been unwrapped yet."]
         shown = [
-            self._ranking_line(table, view, seat, ranks)
-            for seat, ranks in enumerate(view["rankings"])
-            if ranks is not None
+            self._ranking_line(table, round_, seat, ranks) for seat, ranks in enumerate(rankings) if ranks
         ]
         if shown:
-            lines.append("**Tokens turned up**")
+            lines.append("Tokens turned up:")
             lines += shown
-        return "\n".join(lines)
+        return lines
 
     def _status(self, table: Table, view: GiftTrapView) -> str:
         phase = view["phase"]
@@ -242,12 +269,36 @@ class GiftTrapUI:
         # Short: up to five of these lines sit in the table's Latest field (phones).
         cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
         doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
-        return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
+        get, give = signed(record["receiver_points"]), signed(record["giver_points"])
+        return f"{head} — GET {get}, GIVE {give}{doubled}"
 
-    def _ranking_line(self, table: Table, view: GiftTrapView, seat: int, ranks: TokenPlaces) -> str:
+    def _ranking_line(self, table: Table, view: Mapping[str, Any], seat: int, ranks: TokenPlaces) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
         parts = [token_line(t, gifts.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
         return f"**{table.name(seat)}**: " + " · ".join(parts)
+
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: the dealer picks the pack, then whoever is not ready yet."""
+        assert table.state is not None
+        view = table.state.view(None)
+        if view["phase"] == "pack":
+            return [view["dealer"]]
+        if view["phase"] == "choosing":
+            return [s for s, ready in enumerate(view["ready"]) if not ready]
+        return None
+
+    def waiting_text(self, table: Table) -> str | None:
+        assert table.state is not None
+        phase = table.state.view(None)["phase"]
+        if phase == "reveal":  # nobody has to act: the reveal paces itself
+            return "nobody: the referee unwraps the gifts one by one"
+        if phase == "between_rounds":
+            return "anyone may press **Next round**; otherwise it starts shortly"
+        return None
+
+    def final_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """The final table keeps History: the whole game stays one press away."""
+        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         view = _state(table).view(None)
@@ -366,7 +417,8 @@ class GiftTrapUI:
         for s in table.seats:
             i = s.seat
             get, give = view["get_track"][i], view["give_track"][i]
-            lines.append(f"**{s.name}** — GET {get} ({moved_get[i]:+d}) · GIVE {give} ({moved_give[i]:+d})")
+            moves = f"GET {get} ({signed(moved_get[i])}) · GIVE {give} ({signed(moved_give[i])})"
+            lines.append(f"**{s.name}** — {moves}")
         embed = discord.Embed(
             title=f"GiftTRAP — round {event.data.get('round', view['round'])} over",
             description=_fit(lines, 4096, newest_last=False),

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from cogs.table.model import Table
-from rules.words import article, plural, with_article
+from rules.words import article, plural, signed, with_article
 
-__all__ = ["article", "plural", "seat_names", "with_article"]
+__all__ = ["article", "plural", "seat_names", "signed", "with_article"]
 
 SEAT_PAIR = re.compile(r"\b[Ss]eats (\d+)(?: and | & )(\d+)\b")
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
