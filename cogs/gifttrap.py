@@ -10,23 +10,31 @@ Ready. Every rule is in rules/gifttrap/; the engine refuses what is not allowed 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawings.gifttrap_panel import (
+    GiftTrapPanel,
+    fit,
+    gift_text,
+    state_of,
+    token_line,
+    with_names,
+)
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.buttons import TableButton
 from cogs.table.common import escape
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
-from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, GiftTrapState
+from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
 from rules.gifttrap.views import GiftTrapView, TokenPlaces
-from rules.words import plural
+from rules.words import signed
 
 GAME = GiftTrap()
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
@@ -45,52 +53,6 @@ SPEED_HELP = {
 }
 
 
-def gift_text(gift: Mapping[str, Any]) -> str:
-    """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear")."""
-    return f"{gift['space']}. {gift['emoji']} {gift['name']}"
-
-
-def short_gift(gift: Mapping[str, Any]) -> str:
-    return f"{gift['space']}. {gift['emoji']}"
-
-
-def token_line(token: str, gift: Mapping[str, Any] | None, *, short: bool = False) -> str:
-    """A token and the gift under it ("GREAT +3 → 3. 🧸 Teddy bear")."""
-    if gift is None:
-        return f"{TOKEN_LABELS[token]} → — not placed yet"
-    return f"{TOKEN_LABELS[token]} → {short_gift(gift) if short else gift_text(gift)}"
-
-
-def _state(table: Table) -> GiftTrapState:
-    """The table's engine state, typed, so that its views are ``GiftTrapView``s."""
-    assert isinstance(table.state, GiftTrapState)
-    return table.state
-
-
-def _names(table: Table, text: str) -> str:
-    """Engine texts say "seat 3"; people want names."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return f"**{table.name(seat)}**" if 0 <= seat < len(table.seats) else match.group(0)
-
-    return SEAT_WORD.sub(name, text)
-
-
-def _fit(lines: list[str], limit: int = 1024, *, newest_last: bool = True) -> str:
-    """As many lines as fit in a field, keeping the newest (the last) ones."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines) if newest_last else lines:
-        if size + len(line) + 1 > limit:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    if newest_last:
-        kept.reverse()
-    return "\n".join(kept) or "—"
-
-
 class GiftTrapUI:
     key = GAME.key
     hand_label = "My gifts"
@@ -105,12 +67,10 @@ class GiftTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # Gift numbers name different gifts next round: a click never carries into another round.
-        return _state(table).view(None)["round"]
+        return state_of(table).view(None)["round"]
 
     def __init__(self) -> None:
-        # (table id, seat) -> the panel page that person last looked at, so a live refresh or an
-        # answer to a select keeps them on it. Panel-only state: losing it on restart is harmless.
-        self._pages: dict[tuple[int, int], str] = {}
+        self.panels = GiftTrapPanel()  # each seat's private panel, and the page it is on
 
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
@@ -126,7 +86,7 @@ class GiftTrapUI:
         """Kept under ~1,500 characters with eight players, for phones: the gifts, one line per
         player and what to do now. The unwraps are already in the referee's Latest lines; the
         whole round's unwraps and tokens are behind History."""
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         phase = view["phase"]
         title = f"GiftTRAP — round {view['round']}"
         if view["price"]:
@@ -146,10 +106,10 @@ class GiftTrapUI:
                 if gift["space"] in trapped:
                     line += " — 🪤 GiftTRAPped"  # by whom: the Latest lines and History say
                 lines.append(line)
-            embed.add_field(name="Gifts on the table", value=_fit(lines, newest_last=False), inline=False)
+            embed.add_field(name="Gifts on the table", value=fit(lines, newest_last=False), inline=False)
         embed.add_field(
             name=f"Tracks (GIFTED at {view['track_length']})",
-            value=_fit(self._track_lines(table, view), newest_last=False),
+            value=fit(self._track_lines(table, view), newest_last=False),
             inline=False,
         )
         if view["strategy_cards"]:
@@ -160,24 +120,51 @@ class GiftTrapUI:
         return embed
 
     def history(self, table: Table) -> str:
-        """The History button: every gift unwrapped this round and every token turned up (all
-        public once the reveal has shown them; drawn from the spectator view)."""
-        view = _state(table).view(None)
-        lines = [f"**GiftTRAP — round {view['round']}**"]
-        if view["revealed"]:
-            lines.append("**Unwrapped this round**")
-            lines += [self._gift_line(table, r) for r in view["revealed"]]
-        else:
-            lines.append("Nothing has been unwrapped yet this round.")
+        """The History button, on the table while playing and on the final table: the whole game,
+        round by round: every gift unwrapped and every token turned up (all public once the
+        reveal has shown them; drawn from the spectator view, whose ``history`` keeps the rounds
+        played). A long one is sent as a file."""
+        view = state_of(table).view(None)
+        over = view["phase"] == "over"
+        lines = [f"**GiftTRAP — {'the whole game' if over else 'the game so far'}**"]
+        for past in view["history"]:
+            gifts = {g["space"]: g for g in past["layout"]}
+            unwrapped = [{**gifts[r["space"]], **r} for r in past["revealed"]]
+            lines += self._round_history(table, past, unwrapped, list(past["rankings"]))
+            markers = " · ".join(
+                f"**{s.name}** GET {past['get_track'][s.seat]}, GIVE {past['give_track'][s.seat]}"
+                for s in table.seats
+            )
+            lines.append(f"Markers after round {past['round']}: {markers}")
+        if not view["history"] or view["history"][-1]["round"] != view["round"]:  # still being played
+            lines += self._round_history(table, view, view["revealed"], view["rankings"])
+        return "\n".join(lines)
+
+    def _round_history(
+        self,
+        table: Table,
+        round_: Mapping[str, Any],
+        unwrapped: Sequence[Mapping[str, Any]],
+        rankings: Sequence[Any],
+    ) -> list[str]:
+        """One round of History: its pack, its GiftTRAP cards, its unwraps and the tokens turned up."""
+        price = PRICES.get(round_["pack"] or 0)
+        pack = f" — **{table.name(round_['dealer'])}** dealt the {price} pack" if price else ""
+        lines = ["", f"**Round {round_['round']}**{pack}"]
+        gifts = {g["space"]: g for g in round_["layout"]}
+        lines += [
+            f"🪤 **{table.name(t['seat'])}** played GiftTRAP on {gift_text(gifts[t['space']])}"
+            for t in round_["trapped"]
+            if t["space"] in gifts
+        ]
+        lines += [self._gift_line(table, r) for r in unwrapped] or ["Nothing has been unwrapped yet."]
         shown = [
-            self._ranking_line(table, view, seat, ranks)
-            for seat, ranks in enumerate(view["rankings"])
-            if ranks is not None
+            self._ranking_line(table, round_, seat, ranks) for seat, ranks in enumerate(rankings) if ranks
         ]
         if shown:
-            lines.append("**Tokens turned up**")
+            lines.append("Tokens turned up:")
             lines += shown
-        return "\n".join(lines)
+        return lines
 
     def _status(self, table: Table, view: GiftTrapView) -> str:
         phase = view["phase"]
@@ -244,15 +231,39 @@ class GiftTrapUI:
         # Short: up to five of these lines sit in the table's Latest field (phones).
         cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
         doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
-        return f"{head} — GET {record['receiver_points']:+d}, GIVE {record['giver_points']:+d}{doubled}"
+        get, give = signed(record["receiver_points"]), signed(record["giver_points"])
+        return f"{head} — GET {get}, GIVE {give}{doubled}"
 
-    def _ranking_line(self, table: Table, view: GiftTrapView, seat: int, ranks: TokenPlaces) -> str:
+    def _ranking_line(self, table: Table, view: Mapping[str, Any], seat: int, ranks: TokenPlaces) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
         parts = [token_line(t, gifts.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
         return f"**{table.name(seat)}**: " + " · ".join(parts)
 
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: the dealer picks the pack, then whoever is not ready yet."""
+        assert table.state is not None
+        view = table.state.view(None)
+        if view["phase"] == "pack":
+            return [view["dealer"]]
+        if view["phase"] == "choosing":
+            return [s for s, ready in enumerate(view["ready"]) if not ready]
+        return None
+
+    def waiting_text(self, table: Table) -> str | None:
+        assert table.state is not None
+        phase = table.state.view(None)["phase"]
+        if phase == "reveal":  # nobody has to act: the reveal paces itself
+            return "nobody: the referee unwraps the gifts one by one"
+        if phase == "between_rounds":
+            return "anyone may press **Next round**; otherwise it starts shortly"
+        return None
+
+    def final_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        """The final table keeps History: the whole game stays one press away."""
+        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
+
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         phase = view["phase"]
         items: list[discord.ui.Item[Any]] = [
             TableButton(table.id, "history", label="History", emoji="📜", row=0)
@@ -316,18 +327,18 @@ class GiftTrapUI:
         if kind == "filled":
             return f"⏰ {who} ran out of time: the referee completed their choices."
         if kind == "ranking":
-            layout = {g["space"]: g for g in _state(table).view(None)["layout"]}
+            layout = {g["space"]: g for g in state_of(table).view(None)["layout"]}
             ranks = data["ranks"]
             parts = [token_line(t, layout.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
             return f"{who} turns up their tokens: " + " · ".join(parts)
         if kind == "gift":
             return "🎁 " + self._gift_line(table, data)
         if kind == "gifttrap":
-            layout = {g["space"]: g for g in _state(table).view(None)["layout"]}
+            layout = {g["space"]: g for g in state_of(table).view(None)["layout"]}
             gift = layout.get(data["space"])
             what = gift_text(gift) if gift else f"gift {data['space']}"
             return f"🪤 {who} shouts **GiftTRAP** on {what}: nobody scores from it this round."
-        text = _names(table, event.text)
+        text = with_names(table, event.text)
         return f"{who} {text}" if who else text
 
     def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
@@ -354,7 +365,7 @@ class GiftTrapUI:
         return out
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         if view["phase"] == "over":
             return None  # the final results follow at once
         moved_get = [0] * len(table.seats)
@@ -366,22 +377,22 @@ class GiftTrapUI:
         for s in table.seats:
             i = s.seat
             get, give = view["get_track"][i], view["give_track"][i]
-            lines.append(f"**{s.name}** — GET {get} ({moved_get[i]:+d}) · GIVE {give} ({moved_give[i]:+d})")
+            moves = f"GET {get} ({signed(moved_get[i])}) · GIVE {give} ({signed(moved_give[i])})"
+            lines.append(f"**{s.name}** — {moves}")
         embed = discord.Embed(
             title=f"GiftTRAP — round {event.data.get('round', view['round'])} over",
-            description=_fit(lines, 4096, newest_last=False),
+            description=fit(lines, 4096, newest_last=False),
             colour=discord.Colour.orange(),
         )
         embed.set_footer(text=f"Both markers on GIFTED ({view['track_length']}) at a round's end wins.")
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
-        state = _state(table)
+        state = state_of(table)
         view = state.view(None)
         result = state.result()
         assert result is not None
-        for key in [k for k in self._pages if k[0] == table.id]:
-            del self._pages[key]
+        self.panels.forget(table.id)
         winners = [table.name(s) for s in result.winners]
         shared = " share the win" if len(winners) > 1 else " wins"
         embed = discord.Embed(
@@ -400,300 +411,10 @@ class GiftTrapUI:
 
     # --- private panel -------------------------------------------------------------------------
 
-    def _pages_for(self, view: GiftTrapView) -> list[tuple[str, str]]:
-        """The panel's pages while choosing: (nav name, tab label)."""
-        me = view["seat"]
-        receivers = [r for r in range(view["players"]) if r != me]
-        chunks = (len(receivers) + SELECTS_PER_PAGE - 1) // SELECTS_PER_PAGE
-        pages = []
-        for c in range(chunks):
-            label = (
-                "Give"
-                if chunks == 1
-                else f"Give {c * SELECTS_PER_PAGE + 1}–"
-                + str(min(len(receivers), (c + 1) * SELECTS_PER_PAGE))
-            )
-            pages.append((f"give{c + 1}", label))
-        pages.append(("rank", "Tokens"))
-        pages.append(("cards", "Cards" if view["strategy_cards"] else "Swap tokens"))
-        return pages
-
-    def _default_page(self, view: GiftTrapView) -> str:
-        my = view["my"]
-        me = view["seat"]
-        receivers = [r for r in range(view["players"]) if r != me]
-        if my["to_give"]:
-            index = receivers.index(my["to_give"][0])
-            return f"give{index // SELECTS_PER_PAGE + 1}"
-        if my["to_rank"]:
-            return "rank"
-        return "give1"
-
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        state = _state(table)
-        view = state.view(seat)
-        legal = set(state.legal_actions(seat))
-        phase = view["phase"]
-        my = view["my"]
-        embed = discord.Embed(title=f"Your gifts — round {view['round']}", colour=discord.Colour.magenta())
-        lines: list[str] = []
-        items: list[discord.ui.Item[Any]] = []
-        v = table.version
-        if phase == "pack":
-            if seat == view["dealer"]:
-                lines.append("**You deal this round: pick a pack.** $ is cheap and cheerful, $$$$ lavish.")
-                for pack, price in sorted(PRICES.items()):
-                    items.append(
-                        ActionButton(
-                            table.id,
-                            v,
-                            f"pack-{pack}",
-                            label=f"{price} pack",
-                            style=discord.ButtonStyle.primary,
-                            row=0,
-                        )
-                    )
-            else:
-                lines.append(f"**{table.name(view['dealer'])}** is picking the pack for this round.")
-        elif phase == "choosing" and not my["ready"]:
-            pages = self._pages_for(view)
-            names = [p for p, _ in pages]
-            page = nav if nav in names else self._pages.get((table.id, seat))
-            if page not in names:
-                page = self._default_page(view)
-            self._pages[(table.id, seat)] = page
-            lines += self._choice_lines(table, view)
-            todo = []
-            if my["to_give"]:
-                todo.append(f"{plural(len(my['to_give']), 'gift')} still to give")
-            if my["to_rank"]:
-                todo.append(f"{plural(len(my['to_rank']), 'token')} still to place")
-            lines.append(
-                "\n👉 " + (" · ".join(todo) + "." if todo else "All set: press **Ready** to lock it in.")
-            )
-            items += self._page_items(table, view, page)
-            for label_page, label in pages:
-                current = label_page == page
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        f"nav-{label_page}",
-                        label=label,
-                        style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
-                        row=4,
-                    )
-                )
-            items.append(
-                ActionButton(
-                    table.id,
-                    v,
-                    "ready",
-                    label="Ready",
-                    emoji="✅",
-                    style=discord.ButtonStyle.success if "ready" in legal else discord.ButtonStyle.secondary,
-                    row=4,
-                )
-            )
-        else:
-            if phase == "choosing":
-                lines.append("✅ **You are ready.** Your choices are locked in; waiting for the others.")
-            elif phase == "reveal":
-                lines.append("🎁 **The reveal is on** — watch the table.")
-            elif phase == "between_rounds":
-                lines.append("The round is over. Press **Next round** when everyone has had a look.")
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        "next",
-                        label="Next round",
-                        emoji="▶️",
-                        style=discord.ButtonStyle.success,
-                        row=0,
-                    )
-                )
-            if phase in ("choosing", "reveal"):
-                lines += self._choice_lines(table, view)
-        if my["gifttrap_available"]:
-            lines.append(
-                "\n🪤 Your GiftTRAP card is unused: press a **GiftTRAP** button on the table, any "
-                "time until the last gift is unwrapped."
-            )
-        elif view["strategy_cards"] and view["gifttrap_used"][seat]:
-            lines.append("\n🪤 You have played your GiftTRAP card (once a game).")
-        if note:
-            lines.append(f"\n⚠️ {_names(table, note)}")
-        embed.description = "\n".join(lines)[:4096]
-        get, give = view["get_track"][seat], view["give_track"][seat]
-        embed.set_footer(
-            text=f"Your GET {get} · GIVE {give} of {view['track_length']} · only you can see this panel"
-        )
-        if not any(getattr(i, "action", "").startswith("nav-") for i in items):
-            items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
-        return embed, items
-
-    def _choice_lines(self, table: Table, view: GiftTrapView) -> list[str]:
-        """This seat's own choices so far (its own view only)."""
-        my = view["my"]
-        me = view["seat"]
-        gifts = {g["space"]: g for g in view["layout"]}
-        lines = ["**Your gifts to the others**"]
-        for r in range(view["players"]):
-            if r == me:
-                continue
-            space = my["gives"][r]
-            chosen = gift_text(gifts[space]) if space is not None else "— not chosen yet"
-            lines.append(f"→ **{table.name(r)}**: {chosen}")
-        if view["strategy_cards"]:
-            if my["give_more"] is not None:
-                lines.append(f"💝 Give More: with your gift for **{table.name(my['give_more'])}**")
-            else:
-                lines.append("💝 Give More: not played (optional, doubles your GIVE move for one gift)")
-        lines.append("**Your tokens**")
-        for token in TOKENS:
-            space = my["ranks"].get(token)
-            lines.append(f"{TOKEN_EMOJI[token]} " + token_line(token, gifts.get(space) if space else None))
-        if view["strategy_cards"]:
-            if my["get_more"] is not None:
-                lines.append(f"🔍 Get More: under the gift from **{table.name(my['get_more'])}**")
-            else:
-                lines.append("🔍 Get More: not played (optional, doubles your GET move for one gift)")
-        return lines
-
-    def _page_items(self, table: Table, view: GiftTrapView, page: str) -> list[discord.ui.Item[Any]]:
-        my = view["my"]
-        me = view["seat"]
-        v = table.version
-        layout = view["layout"]
-        items: list[discord.ui.Item[Any]] = []
-        if page.startswith("give"):
-            receivers = [r for r in range(view["players"]) if r != me]
-            chunk = int(page[4:]) - 1
-            given_to = {space: r for r, space in enumerate(my["gives"]) if space is not None}
-            for row, r in enumerate(receivers[chunk * SELECTS_PER_PAGE : (chunk + 1) * SELECTS_PER_PAGE]):
-                options = []
-                for gift in layout:
-                    other = given_to.get(gift["space"])
-                    options.append(
-                        discord.SelectOption(
-                            label=gift_text(gift)[:100],
-                            value=str(gift["space"]),
-                            default=my["gives"][r] == gift["space"],
-                            description=(
-                                f"you give this one to {table.plain_name(other)}"[:100]
-                                if other is not None and other != r
-                                else None
-                            ),
-                        )
-                    )
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        f"give-{r}-",
-                        options,
-                        placeholder=f"Gift for {table.plain_name(r)}"[:150],
-                        row=row,
-                    )
-                )
-        elif page == "rank":
-            holding = {space: token for token, space in my["ranks"].items()}
-            for row, token in enumerate(TOKENS):
-                options = []
-                for gift in layout:
-                    held = holding.get(gift["space"])
-                    options.append(
-                        discord.SelectOption(
-                            label=gift_text(gift)[:100],
-                            value=str(gift["space"]),
-                            default=my["ranks"].get(token) == gift["space"],
-                            description=(
-                                f"your {TOKEN_LABELS[held]} token is here"
-                                if held is not None and held != token
-                                else None
-                            ),
-                        )
-                    )
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        f"rank-{token}-",
-                        options,
-                        placeholder=f"{TOKEN_EMOJI[token]} {TOKEN_LABELS[token]} goes on…",
-                        row=row,
-                    )
-                )
-        else:
-            others = [r for r in range(view["players"]) if r != me]
-            row = 0
-            if view["strategy_cards"]:
-                more = [
-                    discord.SelectOption(label="No Give More", value="none", default=my["give_more"] is None)
-                ]
-                more += [
-                    discord.SelectOption(
-                        label=f"With my gift for {table.plain_name(r)}"[:100],
-                        value=str(r),
-                        default=my["give_more"] == r,
-                    )
-                    for r in others
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "givemore-",
-                        more,
-                        row=row,
-                        placeholder="💝 Give More (doubles your GIVE move for one gift)",
-                    )
-                )
-                get = [
-                    discord.SelectOption(label="No Get More", value="none", default=my["get_more"] is None)
-                ]
-                get += [
-                    discord.SelectOption(
-                        label=f"Under the gift from {table.plain_name(g)}"[:100],
-                        value=str(g),
-                        default=my["get_more"] == g,
-                    )
-                    for g in others
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "getmore-",
-                        get,
-                        row=row + 1,
-                        placeholder="🔍 Get More (doubles your GET move for one gift)",
-                    )
-                )
-                row += 2
-            gifts = {g["space"]: g for g in layout}
-            placed = sorted((space, token) for token, space in my["ranks"].items())
-            if placed:
-                options = [
-                    discord.SelectOption(
-                        label=f"{TOKEN_LABELS[token]} off {gift_text(gifts[space])}"[:100], value=str(space)
-                    )
-                    for space, token in placed
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "unrank-",
-                        options,
-                        row=row,
-                        placeholder="Take a token off a gift (to swap two tokens)",
-                    )
-                )
-        return items
+        return self.panels.panel(table, seat, note, nav)
 
 
 class GiftTrapCog(commands.Cog):

@@ -142,7 +142,8 @@ class SpyTrapUI:
                 f"hand {view['hand_counts'][i]} · pile {view['pile_sizes'][i]}{said}\n"
                 f"Home: {_home_line(view, i)}"
             )
-            name = f"{s.name}{' 🤖' if s.is_computer else ''} {marks}".strip()
+            # Only the marks that apply, one space apart: "alice 🛡️", never "alice  🛡️".
+            name = " ".join(part for part in (s.name, "🤖" if s.is_computer else "", marks.strip()) if part)
             embed.add_field(name=name[:256], value=value[:1024], inline=True)
         if view["drawn"]:
             drawn = " · ".join(card_label(d["card"]) for d in view["drawn"][-8:])
@@ -233,12 +234,18 @@ class SpyTrapUI:
         if kind == "bid":
             low, high = view["min_bid"], view["max_bid"]
             if view["high_bidder"] is None:
+                if low == high:
+                    return f"you open the bidding at Spy Trap: bid {low} on the table."
                 return f"you open the bidding at Spy Trap: bid from {low} to {high} on the table."
             standing = f"{table.name(view['high_bidder'])} bids {view['high_bid']}"
             if low > high:
                 return f"your bid at Spy Trap: {standing}; pass on the table."
+            if low == high:  # one raise left: "Raise (12 to 12)" read like a typo
+                return f"your bid at Spy Trap: {standing}. Raise to {low} or pass on the table."
             return f"your bid at Spy Trap: {standing}. Raise ({low} to {high}) or pass on the table."
         if kind == "draw":
+            if view["draws_left"] == 1:  # "1 card, one at a time" read oddly
+                return "you won the bidding at Spy Trap: draw 1 card from the piles."
             cards = plural(view["draws_left"], "card")
             return f"you won the bidding at Spy Trap: draw {cards}, one at a time, from the piles."
         prompt = view["prompt"]
@@ -274,7 +281,7 @@ class SpyTrapUI:
         winner = view.get("winner")
         reason = {
             "files": "with four Files of their own country",
-            "challenge": "surviving the challenge",
+            "challenge": "by surviving the challenge",
             "last_spy": "as the last spy standing",
             "round_limit": "on Files when the round limit came",
             "no_cards": "on Files when the cards ran out",
@@ -320,6 +327,9 @@ class SpyTrapUI:
         lines.append("🛡️ You still hold your Immunity card." if view["immunity"][seat] else "Immunity: used.")
         hand = view["hand"]
         lines.append("**Hand:** " + (", ".join(card_label(c) for c in hand) or "empty"))
+        piles = [a for a in legal if a.startswith("pile-")]
+        if piles:
+            lines.append(self._pile_so_far(_picked(hand, piles, nav), len(piles[0].split("-")) - 1))
         if view.get("my_pile"):
             lines.append("**Your pile (top first):** " + ", ".join(card_label(c) for c in view["my_pile"]))
         if view.get("received_id"):
@@ -407,6 +417,17 @@ class SpyTrapUI:
         text = seat_names(table, state.describe(action), plain=True)
         return text[:1].upper() + text[1:]
 
+    @staticmethod
+    def _pile_so_far(chosen: list[str], size: int) -> str:
+        """The pile being built, in the panel's text: the buttons alone never showed the picks."""
+        if not chosen:
+            return "**Your new pile:** pick its top card below."
+        cards = ", ".join(card_label(c) for c in chosen)
+        if len(chosen) < size:
+            step = ("top", "middle", "bottom")[len(chosen)] if size == 3 else f"#{len(chosen) + 1}"
+            return f"**Your new pile so far (top first):** {cards}. Now pick the {step} card."
+        return f"**Your new pile (top first):** {cards}. Press **Build** to lay it face down."
+
     def _pile_builder(
         self, table: Table, view: SpyTrapView, piles: list[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
@@ -414,8 +435,7 @@ class SpyTrapUI:
         v = table.version
         hand: list[str] = view["hand"]
         size = len(piles[0].split("-")) - 1
-        chosen = [c for c in (nav or "").split("_") if c in hand]
-        chosen = list(dict.fromkeys(chosen))[:size]
+        chosen = _picked(hand, piles, nav)
         items: list[discord.ui.Item[Any]] = []
         if len(chosen) == size:
             action = "pile-" + "-".join(chosen)
@@ -436,11 +456,22 @@ class SpyTrapUI:
                 )
         if chosen:
             items.append(ActionButton(table.id, v, "nav-start", label="Start over", row=3))
-        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        # Refresh redraws the same picks (a "nav" step to where the pile is), so it never throws
+        # a half-built pile away; Start over does that.
+        again = "nav-" + "_".join(chosen) if chosen else "refresh"
+        items.append(ActionButton(table.id, v, again, label="Refresh", emoji="🔄", row=4))
         return items
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         return []
+
+
+def _picked(hand: list[str], piles: list[str], nav: str | None) -> list[str]:
+    """The cards picked so far for the pile, top first, from the panel's "nav" step ("A_B"):
+    only cards still in hand, each once, at most a pile's worth."""
+    size = len(piles[0].split("-")) - 1
+    chosen = [c for c in (nav or "").split("_") if c in hand]
+    return list(dict.fromkeys(chosen))[:size]
 
 
 def _ordinal(n: int) -> str:

@@ -69,7 +69,7 @@ REASONS = {
     "king": "capturing a King",
     "both_kings": "capturing both Kings at once",
     "repetition": "threefold repetition",
-    "quiet_plies": "100 plies without a capture",
+    "quiet_plies": "100 moves without a capture",
 }
 MOVES_FILE = "trap-moves.txt"
 # What the board picture's marks mean, by the kind of the last action (cogs/drawings/trap_board.py draws
@@ -212,9 +212,13 @@ class TrapUI:
         legend = "" if view["last"] is None else BOARD_LEGEND.get(view["last"]["kind"], "")
         if view["phase"] == "arrow_drop":
             footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
-        if view["phase"] in ("main", "over"):
-            footer.append(f"Ply {view['ply']}")
-            footer.append(f"{view['quiet_plies']}/{view['draw_plies']} plies without a capture")
+        if view["phase"] in ("main", "over") and view["ply"]:
+            # "Ply" is chess jargon: a move is what a player makes on their turn. The draw count
+            # shows once it is under way (right after a capture it would read "0 moves").
+            footer.append(f"Move {view['ply']}")
+            if view["quiet_plies"]:
+                quiet = count(view["quiet_plies"], "move")
+                footer.append(f"{quiet} without a capture (a draw at {view['draw_plies']})")
             if view["repetitions"] > 1:
                 footer.append(f"this position seen {view['repetitions']}×")
         if view["stuck"] and not over:

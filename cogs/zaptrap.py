@@ -201,6 +201,20 @@ class ZapTrapUI:
             return [TableButton(table.id, "act", "next", label="Next round", emoji="▶️", row=1)]
         return []
 
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: while signals are chosen, the sides that have not chosen yet;
+        otherwise anyone may swap or call."""
+        view = _state(table).view(None)
+        if view["phase"] != "signals":
+            return None
+        sides = _units(view)
+        return [s for u, done in enumerate(view["signals_ready"]) if not done for s in sides[u]]
+
+    def waiting_text(self, table: Table) -> str | None:
+        if _state(table).view(None)["phase"] == "between":
+            return "anyone may press **Next round**; otherwise it starts shortly"
+        return None
+
     def public_cooldown(self, action: str) -> float | None:
         return GESTURE_COOLDOWN if action.startswith("gesture-") else None
 

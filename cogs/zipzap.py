@@ -73,7 +73,9 @@ class ZipZapUI:
         if over:
             result = state.result()
             assert result is not None
-            went_out = f"**{_seat_name(table, view['went_out'])}** went out last round. "
+            # "went out last round" read as the round before the last one: say which round it was.
+            last = view["went_out"]
+            went_out = "" if last is None else f"**{table.name(last)}** went out in the final round. "
             embed.description = f"{went_out}The game is over. {seat_names(table, result.summary)}"
         elif view["phase"] == "between_rounds":
             embed.description = "Round over. The next round is dealt shortly (or press **Next round**)."
@@ -98,6 +100,16 @@ class ZipZapUI:
         out = ", ".join(card_name(s + "1").split()[0] for s in view["out_of_game"]) or "none"
         embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
         return embed
+
+    def waiting_on(self, table: Table) -> list[int] | None:
+        """`/table status`: whoever has control leads; otherwise anyone may play."""
+        control = _state(table).view(None)["control"]
+        return [control] if control is not None else None
+
+    def waiting_text(self, table: Table) -> str | None:
+        if _state(table).view(None)["phase"] == "between_rounds":
+            return "anyone may press **Next round**; otherwise it is dealt shortly"
+        return None
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         if _state(table).view(None)["phase"] == "between_rounds":

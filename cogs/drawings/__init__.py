@@ -1,2 +1,3 @@
-"""What game cogs draw with: pictures (Trap's board) and texts (Trap's move record), kept out of
-the cogs so each cog stays about commands and layout. Pure functions of a game's typed view."""
+"""What game cogs draw with, kept out of the cogs so each cog stays about commands and layout:
+pictures (Trap's board), texts (Trap's move record) and GiftTRAP's paged private panel. They
+draw from a game's typed view and change nothing."""

@@ -75,6 +75,10 @@ class GameUI(Protocol):
     panel was drawn (a swap naming both cards), so a stale panel's click goes to the engine,
     which refuses it with its own reason if it no longer fits, instead of "too slow" — bounded by
     ``epoch(table) -> hashable`` (e.g. the round): a click never crosses into a new epoch.
+    For `/table status`: ``waiting_on(table) -> list[int] | None`` (the seats the table waits on;
+    None: anyone may act) and ``waiting_text(table) -> str | None`` (the whole "Waiting on" answer
+    where it is not a list of people, e.g. "nobody: the gifts unwrap by themselves").
+    ``final_items(table)``: buttons the finished table message keeps (e.g. History).
     """
 
     key: str
@@ -154,9 +158,11 @@ class TableDrawing:
         return list(files(table)) if files is not None else []
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
+        ui = self.uis[table.game.key]
+        if table.status == "finished" and (final := getattr(ui, "final_items", None)) is not None:
+            return list(final(table))
         if table.status != "playing":
             return []
-        ui = self.uis[table.game.key]
         label = getattr(ui, "hand_label", "My hand")
         emoji = getattr(ui, "hand_emoji", "🃏")
         items: list[discord.ui.Item[Any]] = [
@@ -200,13 +206,29 @@ class TableDrawing:
         if table.status == "lobby":
             return self.lobby.embed(table)
         embed = self.table_embed(table)
-        waiting = self.waiting_on(table)
-        if waiting is not None:
-            names = ", ".join(f"**{table.name(s)}**" for s in waiting) or "nobody"
-            embed.add_field(name="Waiting on", value=names, inline=False)
-        else:
-            embed.add_field(name="Waiting on", value="anyone: play as soon as you can", inline=False)
+        embed.add_field(name="Waiting on", value=self.waiting_text(table), inline=False)
         return embed
+
+    async def status(self, table: Table) -> tuple[discord.Embed, list[discord.File]]:
+        """`/table status` with the table's pictures (Trap's board: the embed shows it only if the
+        file comes with it), made off the event loop. Hold the table's lock while calling it."""
+        if table.status == "lobby":
+            return self.lobby.embed(table), []
+        _, _, files = await self.ready(table)
+        return self.status_embed(table), files
+
+    def waiting_text(self, table: Table) -> str:
+        """Whom the table waits on, in words: names, "anyone", or why nobody needs to act."""
+        custom = getattr(self.uis[table.game.key], "waiting_text", None)
+        if custom is not None and (text := custom(table)):
+            return str(text)
+        waiting = self.waiting_on(table)
+        if waiting is None:
+            return "anyone: play as soon as you can"
+        if waiting:
+            return ", ".join(f"**{table.name(s)}**" for s in waiting)
+        # Nobody has to act: say what happens instead of a bare "nobody".
+        return "nobody: the referee takes the next step" + (" (see ⏰ Clock)" if self.clock(table) else "")
 
     def thread_line(self, table: Table) -> str:
         """The line a thread table keeps in its parent channel."""

@@ -73,6 +73,9 @@ class Entry:
             await self._guarded(interaction, self._rematch(interaction, table_id))
             return
         table = self.spine.tables.get(table_id)
+        if table is None and verb == "history":
+            await self._guarded(interaction, self._finished_history(interaction, table_id))
+            return
         if table is None:
             await reply(interaction, "That table has ended, so its buttons no longer do anything.")
             return
@@ -111,23 +114,45 @@ class Entry:
         else:
             raise Refusal("That button doesn't do anything any more.")
 
+    async def _finished_history(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """History on a finished table's message (GameUI.final_items): the game as it ended,
+        kept in memory for a while, else read from the database (after a restart, say)."""
+        table = self.spine.finished.get(table_id)
+        if table is None:
+            try:
+                row = await self.spine.store.get_table(table_id)
+                table = Table.from_row(row) if row is not None and row.status == "finished" else None
+            except Exception:  # a read that fails changes nothing: say so, let them press again
+                log.warning("could not load finished table %s for its history", table_id, exc_info=True)
+                raise Refusal("I couldn't read that game's history just now. Please press again.") from None
+        if table is None or table.status != "finished" or table.state is None:
+            raise Refusal("That table has ended, so its buttons no longer do anything.")
+        if interaction.channel_id != table.channel_id:
+            raise Refusal("That button belongs to a table in another channel.")
+        await self._send_history(interaction, table)
+
     async def _send_history(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """The public History button (GameUI.history): anyone in the channel may press it; the
-        answer is private and changes nothing. A long history comes as a .txt file."""
+        answer is private and changes nothing. A long history comes as a .txt file. If Discord
+        refuses the answer, nothing changed and the person can press again."""
         history = getattr(self.spine.uis[table.game.key], "history", None)
         if history is None:
             raise Refusal("This game keeps no history to show.")
         text = history(table)
-        if len(text) <= HISTORY_MESSAGE_LIMIT:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
-            return
-        data = io.BytesIO(as_text(text).encode())  # a file is plain text: names as they were chosen
-        await interaction.response.send_message(
-            f"{table.game.title}: the history so far is long, so here it is as a file.",
-            file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
-            ephemeral=True,
-            allowed_mentions=NOBODY,
-        )
+        try:
+            if len(text) <= HISTORY_MESSAGE_LIMIT:
+                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
+                return
+            data = io.BytesIO(as_text(text).encode())  # a file is plain text: names as chosen
+            so_far = "of the whole game" if table.status == "finished" else "so far"
+            await interaction.response.send_message(
+                f"{table.game.title}: the history {so_far} is long, so here it is as a file.",
+                file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
+                ephemeral=True,
+                allowed_mentions=NOBODY,
+            )
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not show table %s's history: %s", table.id, error)
 
     def _on_table_message(self, interaction: discord.Interaction[Any], table: Table) -> bool:
         """Whether the click came from the table's own message. Only then may the answer edit the
@@ -347,12 +372,24 @@ class Entry:
             await self._guarded(interaction, self._command_action(interaction, table, action))
 
     async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
+        """Typed, so always on the current state. Answered with one short line (what the move
+        did, or why it was refused) that replaces the seat's previous one: a whole panel per
+        typed move piled up dozens of private messages in one game."""
         if table.status != "playing" or table.state is None:
             raise Refusal("There's no game running at this table.")
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal("You're not playing at this table.")
-        await self._apply_from_click(interaction, table, seat, action, table.version, panel=False)
+        typed = action.replace("`", "")[:40]  # the game's cog checked it; a back-tick would break the line
+        try:
+            events = await self.spine.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:
+            await self.spine.panels.answer_typed(interaction, table, seat, f"⚠️ `{typed}`: {error.reason}")
+            return
+        done = " · ".join(self.spine.line(table, e) for e in events) or "Done."
+        if table.status != "playing":
+            done += "\nThat ended the game: the results are on the table."
+        await self.spine.panels.answer_typed(interaction, table, seat, f"✅ `{typed}`: {done}"[:2000])
 
     async def _apply_from_click(
         self,

@@ -110,9 +110,11 @@ class Lobby:
         )
         lines = []
         for s in table.seats:
-            tag = f"computer ({s.computer_level})" if s.is_computer else f"<@{s.user_id}>"
+            # The name once: a mention beside it reads "alice · @alice" in Discord. A computer's
+            # name already says its level ("Robo 1 (casual)").
+            tag = "🤖 " if s.is_computer else ""
             host = " — host" if s.user_id == table.host_id and not s.is_computer else ""
-            lines.append(f"{s.seat + 1}. **{s.name}** · {tag}{host}")
+            lines.append(f"{s.seat + 1}. {tag}**{s.name}**{host}")
         for i in range(len(table.seats), table.max_seats):
             lines.append(f"{i + 1}. *open seat*")
         embed.add_field(

@@ -61,6 +61,14 @@ class OpenPanel:
         self.current = max(self.current, self.stamp)
 
 
+@dataclass
+class TypedLine:
+    """The private line that answered a seat's last keyboard move (`/trap move`)."""
+
+    interaction: discord.Interaction[Any]
+    at: datetime
+
+
 # The version in a panel button's custom_id ("ga:<table>:<version>:<action>", and "gs:" for
 # selects) is not something its owner sees: two drawings that differ only there show the same.
 STAMP = re.compile(r'"(g[as]:\d+:)\d+:')
@@ -91,6 +99,8 @@ class Panels:
         self.open: dict[int, dict[int, OpenPanel]] = {}
         self.dm_budget = EditBudget()  # per DM channel
         self.effects = Effects(scheduler)
+        # (table id, seat) → the answer to that seat's last keyboard move, deleted by the next one.
+        self.typed: dict[tuple[int, int], TypedLine] = {}
 
     def get(self, table_id: int, seat: int) -> OpenPanel | None:
         return self.open.get(table_id, {}).get(seat)
@@ -234,6 +244,41 @@ class Panels:
             table.id, seat, OpenPanel(interaction, None, now, table.version, now, nav, shown(embed, view))
         )
         return True
+
+    async def answer_typed(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, text: str
+    ) -> None:
+        """A keyboard move's answer: one short private line, and the seat's line before it is
+        deleted, so a game typed move by move leaves one line on screen, not one per move (a
+        keyboard player once counted 122 "Only you can see this" messages in one game). Their
+        panel, if open, follows the table as ever.
+
+        If Discord refuses the answer, the move stands (the table shows it) and the old line
+        stays, to go with the next one. A deletion that Discord refuses for now is tried again
+        (Effects); one already gone (dismissed, or its token expired) needs nothing more."""
+        try:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not answer a keyboard move at table %s: %s", table.id, error)
+            return
+        now = self.scheduler.now()
+        previous = self.typed.get((table.id, seat))
+        self.typed[(table.id, seat)] = TypedLine(interaction, now)
+        if previous is not None and now - previous.at < PANEL_TOKEN_LIFETIME:
+            key = f"typed{table.id}:{seat}:{previous.interaction.id}"
+            self.effects.book(key, partial(self._delete_typed, previous.interaction))
+        for stale in [k for k, line in self.typed.items() if now - line.at >= PANEL_TOKEN_LIFETIME]:
+            del self.typed[stale]  # its token is dead: it can no longer be deleted anyway
+
+    async def _delete_typed(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.delete_original_response()
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                raise TryLater(error) from error
+            log.info("a keyboard move's old answer was already gone: %s", error)
 
     async def answer_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
         embed = discord.Embed(

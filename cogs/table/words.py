@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from cogs.table.model import Table
-from rules.words import article, plural, with_article
+from rules.words import article, plural, signed, with_article
 
-__all__ = ["article", "plural", "seat_names", "with_article"]
+__all__ = ["article", "plural", "seat_names", "signed", "with_article"]
 
 # "seats 1 and 3" (a team) or "seat 2", in one pass: a name put in is never read again (a name is
 # input, and someone may call themselves "seat 2").

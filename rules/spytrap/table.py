@@ -176,10 +176,9 @@ class SpyTrapTable:
         elif self.end_reason == "last_spy":
             summary = f"{who} is the last spy standing."
         else:
-            why = "the round limit was reached" if self.end_reason == "round_limit" else "no cards were left"
-            summary = (
-                f"The game stopped because {why}; the spies still in are ranked by their counting Files."
-            )
+            # Follows "The game is over." in the game-over event: no second "The game …".
+            why = "The round limit was reached" if self.end_reason == "round_limit" else "No cards were left"
+            summary = f"{why}, so the spies still in are ranked by their counting Files."
         return Result(placements, summary)
 
     # -- what players see ---------------------------------------------------------------------------

@@ -537,7 +537,7 @@ def outcome_summary(winners: list[int], reason: Reason) -> str:
         return {
             "both_kings": "Both Kings were captured by the same move: a draw.",
             "repetition": "The same position came up a third time: a draw.",
-            "quiet_plies": f"{DRAW_PLIES} plies passed without a capture: a draw.",
+            "quiet_plies": f"{DRAW_PLIES} moves in a row without a capture: a draw.",
         }[reason]
     winner = winners[0]
     name, loser = COLOURS[winner].capitalize(), COLOURS[1 - winner]

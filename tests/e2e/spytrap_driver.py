@@ -74,7 +74,7 @@ class Spy:
         if self.panel is None:
             await self.open_panel()
         elif f":{table.version}:" not in " ".join(b.get("custom_id") or "" for b in buttons(self.panel)):
-            # Only a stale panel needs refreshing: a refresh also forgets a half-built pile.
+            # Only a stale panel needs refreshing (Refresh keeps a half-built pile).
             refresh = [b for b in buttons(self.panel) if (b.get("custom_id") or "").endswith(":refresh")]
             if refresh:
                 await self.actor.click(self.panel, custom_id=refresh[0]["custom_id"])

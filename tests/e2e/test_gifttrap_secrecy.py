@@ -248,7 +248,7 @@ def _leak_panel(ui_class: Any, monkeypatch: Any) -> None:
         state: Any = table.state
         view = state.view((seat + 1) % state.players)
         if view["phase"] in ("choosing", "reveal"):
-            embed.add_field(name="psst", value="\n".join(self._choice_lines(table, view))[:1024])
+            embed.add_field(name="psst", value="\n".join(self.panels._choice_lines(table, view))[:1024])
         return embed, items
 
     monkeypatch.setattr(ui_class, "panel", leaky)

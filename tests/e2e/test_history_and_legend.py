@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from cogs.table.model import SeatInfo, Table
 from cogs.trap import TrapUI
 from rules.trap import Trap
-from tests.e2e.gifttrap_driver import open_lobby
+from tests.e2e.gifttrap_driver import open_lobby, play_to_end
 from tests.e2e.simhelpers import answer_text, buttons, emit_click, reply_text
 from tests.e2e.trap_driver import open_table, section
 
@@ -85,6 +87,87 @@ async def test_a_long_history_comes_as_a_file(simcord_env, simcord_bot):
     text = bytes(env.backend.cdn.get(attachment.url)).decode()
     assert text.count(" unwraps ") >= 30 and "**" not in text
     assert table.version == version  # pressing History changed nothing
+
+
+def history_text(env: Any, result: Any) -> str:
+    """What History answered: the message, or the .txt it came as when long."""
+    if result.response.attachments:
+        (attachment,) = result.response.attachments
+        return bytes(env.backend.cdn.get(attachment.url)).decode()
+    return reply_text(result)
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_gifttrap_history_stays_on_the_final_table_and_covers_the_whole_game(
+    simcord_env, simcord_bot, make_bot, caplog, monkeypatch
+):
+    """A game of several rounds to its end: the final table message keeps 📜 History, and carol
+    (watching) reads every round's unwraps there, again after a restart (read from the
+    database; a failed read says so and changes nothing). A forged press from another channel
+    is refused; when Discord drops the answer, nothing changes and pressing again works (seen
+    to fail, an error logged by discord.py, with Entry._send_history not catching it).
+    Seen to fail before issue 21: the final table had no History button, a press on it said
+    "That table has ended", and History while playing showed the current round only."""
+    env = simcord_env
+    t = await open_lobby(env, simcord_bot, seed=7, track_length=12)
+    table, channel, lobby = t["table"], t["channel"], t["lobby"]
+    carol = t["guild"].add_member(env.create_user("carol"))
+    seen_mid_game = ""
+
+    async def read_mid_game(_step: int) -> None:
+        nonlocal seen_mid_game
+        if not seen_mid_game and table.state.round == 2 and table.state.phase == "reveal":
+            seen_mid_game = history_text(env, await carol.click(lobby, label="History"))
+
+    await play_to_end(env, t["people"], table, channel, on_step=read_mid_game)
+    rounds = table.state.round
+    assert rounds >= 2 and "**Round 1**" in seen_mid_game and "**Round 2**" in seen_mid_game
+    final_table = next(m for m in channel.history() if m.id == lobby.id)
+    assert [b.get("label") for b in buttons(final_table)] == ["History"]
+
+    async def read() -> str:
+        result = await carol.click(final_table, label="History")
+        assert result.ephemeral
+        return history_text(env, result)
+
+    def whole_game(text: str) -> bool:
+        plain = text.replace("**", "")
+        unwraps = plain.count(" unwraps ")
+        return "the whole game" in plain and unwraps == rounds * 4 * 3 and f"Round {rounds}" in plain
+
+    first = await read()
+    assert whole_game(first), first[:400]
+    public = len(channel.history())
+    bot = make_bot()
+    await env.restart_bot(bot)
+    # After a restart the finished game is read from the database; a read that fails says so
+    # and changes nothing, and the next press works.
+    real = bot.store.get_table
+
+    async def locked_once(table_id: int) -> Any:
+        monkeypatch.setattr(bot.store, "get_table", real)
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(bot.store, "get_table", locked_once)
+    refused = await carol.click(final_table, label="History")
+    assert "couldn't read that game's history just now" in reply_text(refused)
+    assert await read() == first  # the same game, read back from the database
+    assert len(channel.history()) == public  # nothing public was said
+
+    elsewhere = t["guild"].create_text_channel("elsewhere")
+    custom_id = history_button(final_table)["custom_id"]
+    flight = emit_click(carol, final_table, custom_id, channel_id=elsewhere.id)
+    await env.settle()
+    assert "another channel" in answer_text(env, flight)
+    env.inject_error("POST", "/interactions/*/callback", status=404, code=10062, times=1)
+    caplog.clear()
+    dropped = emit_click(carol, final_table, custom_id)
+    await env.settle()
+    assert dropped.result.response is None
+    # discord.py logs an error a button's callback let through; a refused answer is not one.
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert await read() == first
+    assert not env.errors
 
 
 @pytest.mark.simcord(settle_timeout=20)

@@ -158,13 +158,19 @@ def test_trap_results_are_short_and_history_has_every_move() -> None:
     assert "**" not in listing and "\\*" not in listing
 
 
-def test_gifttrap_history_holds_the_rounds_unwraps_and_tokens() -> None:
+def test_gifttrap_history_holds_every_rounds_unwraps_and_tokens() -> None:
+    """History covers the whole game, round by round (issue 21; it held the last round only)."""
     drawn = Drawn("gifttrap", 4, {}, 12)
     drawn.play()
     view = drawn.table.state.view(None)  # type: ignore[union-attr]
     history = drawn.ui.history(drawn.table)
-    assert history.count(" unwraps ") == len(view["revealed"]) > 0
-    assert "Tokens turned up" in history
-    for seat, ranks in enumerate(view["rankings"]):
-        if ranks is not None:
-            assert f"**{drawn.table.name(seat)}**: GREAT +3" in history
+    rounds = view["history"]
+    assert len(rounds) == view["round"] >= 2
+    assert history.count(" unwraps ") == sum(len(past["revealed"]) for past in rounds)
+    assert history.count("Tokens turned up") == len(rounds)
+    for past in rounds:
+        assert f"**Round {past['round']}**" in history
+    lines = history.splitlines()
+    for seat in range(4):
+        tokens = [line for line in lines if line.startswith(f"**{drawn.table.name(seat)}**: GREAT +3")]
+        assert len(tokens) == len(rounds)

@@ -158,7 +158,7 @@ async def test_a_stale_panel_click_after_the_opponent_moved_gets_a_fresh_panel(s
     stale = {a: b["custom_id"] for a, b in controls(old).items()}
     stale_moves = offered_actions(old)
     assert stale_moves and stale_moves <= set(table.state.legal_actions(0))
-    # She moves by keyboard (that answer becomes her live panel); the computer replies.
+    # She moves by keyboard (answered with one line; the old panel stays open); the computer replies.
     await alice.slash(channel, "trap move", move=sorted(stale_moves)[0])
     while table.state.to_move != 0 and table.status == "playing":
         await env.advance_time(1)

@@ -355,7 +355,7 @@ def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
     referee = Referee(None, None, Scheduler())  # type: ignore[arg-type]  # never started: draws only
     referee.register(cls())
     out["table_status"] = referee.drawing.status_embed(table).to_dict()
-    if getattr(ui, "history", None) is not None and table.status == "playing":
+    if getattr(ui, "history", None) is not None:  # GiftTRAP's stays on the final table
         out["history"] = cls().history(table)
     return out
 
