@@ -102,8 +102,8 @@ def play(page: Page) -> list[Sent]:
     assert cards > 0, "the person never played a card"
 
     sent = page.sent()
-    print(f"\n{cards} cards played; the page sent {len(sent)} actions and read {page.reads()}")
     refused = [s for s in sent if s.refused]
+    print(f"\n{cards} cards played; {len(sent)} actions sent, {len(refused)} refused; reads {page.reads()}")
     assert len(refused) <= GENUINE_RACES, f"refused: {refused}"
     assert all(s.kind == "click" and s.codes == ["stale-revision"] for s in refused), refused
     assert page.dropped == 0, f"the page ignored {page.dropped} clicks made on it while it was idle"
