@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import discord
 from sqlalchemy import update
 
-from cogs.offline_page import PageSync
+from cogs.offline_page import PageSync, PageUnsupported
 from cogs.table.journal import TABLE_EVENTS
 from db.engine import Database, migrate
 from db.models import LIVE_STATUSES, Game, utcnow
@@ -93,7 +94,10 @@ async def offline_world(
     async with simcord.run(bot, check_errors=False, settle_timeout=30) as env:
         # The bot renames its simulated account the way it would rename a real one (PATCH
         # /users/@me), before the server exists, so its member there carries the name too.
-        await bot.user.edit(username=BOT_NAME)
+        try:
+            await bot.user.edit(username=BOT_NAME)
+        except discord.HTTPException as error:  # the page then says "TestBot"; nothing else changes
+            log.warning("could not name the offline bot %r: %s", BOT_NAME, error)
         guild = env.create_guild(name="Game night (offline)")
         keys = game_keys(bot)
         channels = {key: guild.create_text_channel(key) for key in keys}
@@ -220,6 +224,9 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log
         return asyncio.run(serve(bot, game=args.game, port=args.port, database=_shown(settings.database_url)))
     except KeyboardInterrupt:
         return 0
+    except PageUnsupported as error:
+        print(error)
+        return 2
 
 
 class TerminalLines(logging.Formatter):

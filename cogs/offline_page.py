@@ -130,11 +130,17 @@ class PageSync:
 
     def attach(self) -> None:
         lacking = [name for name in NEEDED if not hasattr(self.preview, name)]
+        try:
+            # How SimCord names a control by its position (to find the one a click would press).
+            from simcord.preview._action_plans import _component_key, _component_paths
+        except ImportError:
+            lacking.append("_action_plans._component_key")
         if lacking:
             raise PageUnsupported(
                 "This SimCord's preview page lacks " + ", ".join(lacking) + ", which the offline mode "
                 'needs. Install the pinned version: .venv/bin/pip install -e ".[offline]"'
             )
+        self._key_of, self._paths_of = _component_key, _component_paths
         self._publish_original = self.preview._publish
         self._payload_original = self.preview._page_payload
         # SimCord calls these through the instance (self._publish(...), self.preview._action(...)),
@@ -276,8 +282,8 @@ class PageSync:
         return list(message.get("components") or [])
 
     def _live_control(self, page: Any, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The control SimCord would press for this click: the one at that position now."""
         from simcord import BackendError
-        from simcord.preview._action_plans import _component_key, _component_paths
 
         key = body.get("control_key")
         try:
@@ -285,8 +291,8 @@ class PageSync:
         except (BackendError, ValueError, IndexError):
             return None
         for root_index, root in enumerate(message.components):
-            for path, component in _component_paths(root, str(root_index)):
-                if _component_key(component, path, message.id) == key:
+            for path, component in self._paths_of(root, str(root_index)):
+                if self._key_of(component, path, message.id) == key:
                     return dict(component)
         return None
 

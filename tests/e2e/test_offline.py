@@ -9,6 +9,7 @@ game in a real browser.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -19,6 +20,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+import simcord
 
 from bot import RefereeBot
 from cogs.offline import BOT_NAME, FRIENDS, offline_world, preview_installed, retire_leftover_tables
@@ -66,6 +68,35 @@ async def test_offline_table_plays_a_game_and_guards_its_page(make_bot: Any) -> 
             headers = {"X-Simcord-Capability": page.capability}
             async with http.post(base + "/api/pages", headers=headers, json={}) as response:
                 assert response.status not in (401, 403)
+
+
+async def test_the_offline_table_opens_though_discord_refuses_the_rename(
+    make_bot: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Naming the simulated bot is a Discord call (PATCH /users/@me), and Discord can refuse it:
+    the offline table opens anyway, under SimCord's name, and the terminal says so once.
+
+    Seen to fail without the guard around ``bot.user.edit``: ``offline_world`` raised
+    ``discord.Forbidden`` and the offline mode never started."""
+    start = simcord.Env.start
+
+    async def start_refusing_the_rename(env: Any) -> None:
+        await start(env)
+        env.inject_error("PATCH", "/users/@me", status=403, code=50013, message="Missing Permissions")
+
+    monkeypatch.setattr(simcord.Env, "start", start_refusing_the_rename)
+    bot: RefereeBot = make_bot()
+    async with offline_world(bot) as world:
+        channel = world.channels["zipzap"]
+        assert "/zipzap new" in (channel.last_message.content or "")
+        assert channel.last_message.author.name == "TestBot"
+        opened = await world.friends[0].slash(channel, "zipzap new", seats=2)
+        assert opened.ephemeral
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [
+        "could not name the offline bot 'Game-night referee': 403 Forbidden (error code: 50013): "
+        "Missing Permissions"
+    ]
 
 
 async def test_the_page_is_republished_when_it_reads_and_only_if_something_changed(make_bot: Any) -> None:
