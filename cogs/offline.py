@@ -167,6 +167,14 @@ async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
 
 
 async def serve(bot: Any, *, game: str | None, port: int | None, database: str) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Before anything starts, so a Ctrl-C at any moment stops cleanly. add_signal_handler is
+        # missing on some platforms (Windows: it raises a RuntimeError subclass); Ctrl-C still
+        # stops asyncio.run there.
+        with contextlib.suppress(RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
     async with offline_world(bot, game=game, port=port) as world:
         page = world.preview
         names = ", ".join(f.name for f in world.friends)
@@ -181,13 +189,6 @@ async def serve(bot: Any, *, game: str | None, port: int | None, database: str) 
             f"Press Ctrl-C here to stop.\n",
             flush=True,
         )
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # add_signal_handler is missing on some platforms (Windows: it raises a RuntimeError
-            # subclass); Ctrl-C still stops asyncio.run there.
-            with contextlib.suppress(RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
         pumping = asyncio.create_task(pump(world, stop))
         closed = asyncio.create_task(page.wait_closed())
         stopping = asyncio.create_task(stop.wait())
