@@ -198,6 +198,8 @@ class PageSync:
         )
         for old in sorted(copies)[:-KEEP_COPIES]:
             del copies[old]
+        for gone in [pid for pid in self._copies if pid not in preview._pages and pid != page.id]:
+            del self._copies[gone]  # a closed or expired page (a reloaded tab is a new page)
 
     def _changed(self, page: Any) -> bool:
         copy = self._copies.get(page.id, {}).get(page.revision)
