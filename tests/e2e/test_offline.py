@@ -165,8 +165,11 @@ async def test_a_click_while_the_clock_advances_waits_its_turn(make_bot: Any) ->
         advancing = asyncio.create_task(beat())
         await asyncio.wait_for(saving.wait(), 30)  # a move is being saved: the advance is under way
         clicking = asyncio.create_task(page.click(my_hand))
-        while sync.queued == 0 and not clicking.done():
-            await asyncio.sleep(0.01)  # until the click is at the server, waiting or answered
+        for _ in range(3000):  # until the click is at the server, waiting its turn or answered
+            if sync.queued or clicking.done():
+                break
+            await asyncio.sleep(0.01)
+        assert sync.queued or clicking.done(), "the click never reached the page server"
         release.set()
         await advancing
         status, receipt = await clicking
