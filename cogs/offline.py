@@ -138,7 +138,8 @@ async def welcome(bot: Any, channels: dict[str, Any]) -> None:
             f"lobby, add computer players to fill the seats and press **Start**. Act as another friend "
             f"with **Viewing as** at the top; `/{key} rules` explains the game."
         )
-        await bot.get_partial_messageable(channel.id).send(text)
+        nobody = discord.AllowedMentions.none()
+        await bot.get_partial_messageable(channel.id).send(text, allowed_mentions=nobody)
 
 
 async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
