@@ -29,5 +29,6 @@ imports it back):
 - ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
   ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers),
-  ``words.py`` (seat names in engine texts), ``tree.py`` (option checks for every slash command).
+  ``words.py`` (seat names in engine texts), ``tree.py`` (option checks for every slash command),
+  ``journal.py`` (one log line per table event: opened, started, finished, ended).
 """
