@@ -357,17 +357,22 @@ def main(argv: list[str] | None = None) -> int:
         print(line, file=sys.stdout if ok else sys.stderr)
         return 0 if ok else 1
     settings = Settings.from_env()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # Alembic narrates every plugin it loads; its warnings and errors are what matter here.
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    # The referee never joins a voice channel: discord.py's start-up notes that the voice libraries
+    # (PyNaCl, davey) are missing say nothing about this bot.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     if "--offline" in argv:
         from cogs.offline import run_offline
 
-        # The real bot on a simulated Discord: no token, no network, its own database file.
+        # The real bot on a simulated Discord: no token, no network, its own database file, and a
+        # terminal that shows the page's address and the tables' events (it sets up logging).
         def offline_settings(url: str) -> Settings:
             return replace(settings, token=None, database_url=os.environ.get("OFFLINE_DATABASE_URL") or url)
 
-        return run_offline(argv, offline_settings, lambda s: create_bot(s))
+        return run_offline(argv, offline_settings, lambda s: create_bot(s), log_level=settings.log_level)
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Alembic narrates every plugin it loads; its warnings and errors are what matter here.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     if argv and argv != ["--migrate"]:
         print(
             f"Unknown arguments {' '.join(argv)!r}. Use no arguments to run the bot, or one of "

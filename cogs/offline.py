@@ -4,7 +4,11 @@ Nothing here is a second implementation: the same bot, cogs, database code and r
 Discord itself is simulated. SimCord's Preview serves one channel of the simulated server on
 127.0.0.1 behind a capability URL, with a "Viewing as" switch between the simulated friends.
 Time is virtual in SimCord, so a pump advances it in step with the wall clock: timers, stalls
-and computer players then act as they would on Discord.
+and computer players then act as they would on Discord. How the page is kept in step so that a
+person's clicks are taken is ``cogs/offline_page.py``.
+
+The terminal shows what a person needs: the address, then a line per table event (opened, started,
+finished, stopped; ``cogs/table/journal.py``) and any warning. ``LOG_LEVEL=DEBUG`` shows everything.
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import discord
 from sqlalchemy import update
 
+from cogs.offline_page import PageSync, PageUnsupported
+from cogs.table.journal import TABLE_EVENTS
 from db.engine import Database, migrate
 from db.models import LIVE_STATUSES, Game, utcnow
 
@@ -28,7 +35,11 @@ log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 OFFLINE_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'offline.sqlite3'}"
 FRIENDS = ("alice", "bob", "carol", "dave")
+# The simulated bot account's name, shown on every message the page draws (SimCord's is "TestBot").
+BOT_NAME = "Game-night referee"
 PUMP_SECONDS = 0.25
+# How long stopping waits for what is under way (the real bot's close() allows the same).
+SHUTDOWN_SECONDS = 8.0
 
 MISSING = """\
 The offline table needs SimCord's preview extra, which the normal bot does not install.
@@ -44,6 +55,10 @@ class OfflineWorld:
     channels: dict[str, Any]
     friends: list[Any]
     preview: Any = None
+    # The clock pump and the page's actions take turns on this (SimCord runs one at a time).
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The page kept in step with the world (None without a page): turns, publishing, refusals.
+    page: PageSync | None = None
     pump_errors: list[BaseException] = field(default_factory=list)
 
 
@@ -77,6 +92,12 @@ async def offline_world(
     import simcord
 
     async with simcord.run(bot, check_errors=False, settle_timeout=30) as env:
+        # The bot renames its simulated account the way it would rename a real one (PATCH
+        # /users/@me), before the server exists, so its member there carries the name too.
+        try:
+            await bot.user.edit(username=BOT_NAME)
+        except discord.HTTPException as error:  # the page then says "TestBot"; nothing else changes
+            log.warning("could not name the offline bot %r: %s", BOT_NAME, error)
         guild = env.create_guild(name="Game night (offline)")
         keys = game_keys(bot)
         channels = {key: guild.create_text_channel(key) for key in keys}
@@ -90,14 +111,24 @@ async def offline_world(
             chosen = channels[game or keys[0]]
             async with env.preview(chosen, viewers=friends, layout="channel", port=port) as page:
                 world.preview = page
+                world.page = PageSync(env, page, turn=world.turn)
+                world.page.attach()
                 yield world
         finally:
-            await bot.database.dispose()
+            await stop_bot(bot)
+
+
+async def stop_bot(bot: Any) -> None:
+    """SimCord never closes the bot, so do here what closing does, while the simulated Discord still
+    answers: finish what is under way and draw pending table edits, give up the shard lease (or
+    the next session would start by taking it over from this one), close the database."""
+    await bot.referee.shutdown(timeout=SHUTDOWN_SECONDS)
+    await bot.release()
+    await bot.database.dispose()
 
 
 async def welcome(bot: Any, channels: dict[str, Any]) -> None:
     """An empty channel says nothing; tell a first-time visitor what to type."""
-    from cogs.table.common import NOBODY
     from rules import get_game
 
     for key, channel in channels.items():
@@ -107,29 +138,44 @@ async def welcome(bot: Any, channels: dict[str, Any]) -> None:
             f"lobby, add computer players to fill the seats and press **Start**. Act as another friend "
             f"with **Viewing as** at the top; `/{key} rules` explains the game."
         )
-        await bot.get_partial_messageable(channel.id).send(text, allowed_mentions=NOBODY)
+        nobody = discord.AllowedMentions.none()
+        await bot.get_partial_messageable(channel.id).send(text, allowed_mentions=nobody)
 
 
 async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
-    """Advance SimCord's clock with the wall clock, and let the page see what happened."""
+    """Advance SimCord's clock with the wall clock, in turn with the page's actions: SimCord runs
+    one operation at a time, so a click that arrived mid-advance would be refused. The page is
+    not republished here; it is when it reads (``PageSync``)."""
     loop = asyncio.get_running_loop()
     last = loop.time()
     while not stop.is_set():
-        await asyncio.sleep(PUMP_SECONDS)
-        now = loop.time()
-        try:
-            await world.env.advance_time(now - last)
-            if world.preview is not None:
-                await world.preview.refresh()
-        except Exception as error:  # a page action was running: try again on the next beat
-            if "overlaps" not in str(error):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), PUMP_SECONDS)
+        if stop.is_set():
+            return
+        async with world.turn:
+            now = loop.time()  # after the turn: a long click's time is advanced too
+            try:
+                if world.page is not None:
+                    await world.page.advance(now - last)
+                else:
+                    await world.env.advance_time(now - last)
+            except Exception as error:
+                # Partial progress is kept (SimCord commits what settled); the next beat goes on.
                 world.pump_errors.append(error)
-                log.warning("offline clock pump: %s", error)
-            continue
-        last = now
+                log.warning("the simulated clock could not advance: %s", error)
+            last = now
 
 
-async def serve(bot: Any, *, game: str | None, port: int | None) -> int:
+async def serve(bot: Any, *, game: str | None, port: int | None, database: str) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # Before anything starts, so a Ctrl-C at any moment stops cleanly. add_signal_handler is
+        # missing on some platforms (Windows: it raises a RuntimeError subclass); Ctrl-C still
+        # stops asyncio.run there.
+        with contextlib.suppress(RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
     async with offline_world(bot, game=game, port=port) as world:
         page = world.preview
         names = ", ".join(f.name for f in world.friends)
@@ -144,13 +190,6 @@ async def serve(bot: Any, *, game: str | None, port: int | None) -> int:
             f"Press Ctrl-C here to stop.\n",
             flush=True,
         )
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            # add_signal_handler is missing on some platforms (Windows: it raises a RuntimeError
-            # subclass); Ctrl-C still stops asyncio.run there.
-            with contextlib.suppress(RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
         pumping = asyncio.create_task(pump(world, stop))
         closed = asyncio.create_task(page.wait_closed())
         stopping = asyncio.create_task(stop.wait())
@@ -159,11 +198,11 @@ async def serve(bot: Any, *, game: str | None, port: int | None) -> int:
         for task in (pumping, closed, stopping):
             task.cancel()
         await asyncio.gather(pumping, closed, stopping, return_exceptions=True)
-    print("Offline table stopped. Finished games are kept in data/offline.sqlite3.", flush=True)
+    print(f"Offline table stopped. Finished games are kept in {database}.", flush=True)
     return 0
 
 
-def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any) -> int:
+def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log_level: str = "INFO") -> int:
     """Entry point behind `python bot.py --offline [--game KEY] [--port N]`."""
     import argparse
 
@@ -172,6 +211,7 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any) -> int
     parser.add_argument("--game", help="which game's channel the page shows (default: the first)")
     parser.add_argument("--port", type=int, default=None, help="loopback port (default: any free port)")
     args = parser.parse_args(argv)
+    terminal_logging(log_level)
     if not preview_installed():
         print(MISSING)
         return 2
@@ -183,20 +223,75 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any) -> int
     asyncio.run(retire_leftover_tables(settings.database_url))
     bot = bot_factory(settings)
     try:
-        return asyncio.run(serve(bot, game=args.game, port=args.port))
+        return asyncio.run(serve(bot, game=args.game, port=args.port, database=_shown(settings.database_url)))
     except KeyboardInterrupt:
         return 0
+    except PageUnsupported as error:
+        print(error)
+        return 2
+
+
+class TerminalLines(logging.Formatter):
+    """A table event reads as a plain line with the time; anything else also says how serious it
+    is and where it came from."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        if record.name == TABLE_EVENTS and record.levelno == logging.INFO:
+            return line
+        time, _, message = line.partition(" ")
+        return f"{time} {record.levelname} {record.name}: {message}"
+
+
+def terminal_logging(level: str) -> None:
+    """What `make offline` shows below the address: a line per table event, and warnings and
+    errors from anything. ``LOG_LEVEL=DEBUG`` shows everything; a level above INFO hides the
+    table events too."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(TerminalLines())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    number = logging.getLevelName(level)
+    root.setLevel(number if number == logging.DEBUG else max(number, logging.WARNING))
+    logging.getLogger(TABLE_EVENTS).setLevel(number)
+
+
+class _SimCordProbe(logging.Filter):
+    """On import SimCord checks discord.py's internals with a throwaway client that has no intents,
+    and discord.py warns that the guilds intent is off. The referee's own client has it on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Guilds intent seems to be disabled")
 
 
 def preview_installed() -> bool:
     """SimCord's preview runtime (aiohttp, Pillow, PyAV, markdown…) is an optional extra."""
+    state = logging.getLogger("discord.state")
+    probe = _SimCordProbe()
+    state.addFilter(probe)
     try:
         from simcord.preview import _PREVIEW_RUNTIME_MODULES
     except ImportError:
         return False
+    finally:
+        state.removeFilter(probe)
     import importlib.util
 
     return all(importlib.util.find_spec(module) is not None for module in _PREVIEW_RUNTIME_MODULES)
+
+
+def _shown(url: str) -> str:
+    """Where the offline games are kept, for the goodbye line: the file, or the server."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        path = Path(parsed.database)
+        return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+    return parsed.render_as_string(hide_password=True)
 
 
 def _known_games() -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
+from cogs.table import journal
 from cogs.table.buttons import view_of
 from cogs.table.common import (
     MOVED,
@@ -156,6 +157,7 @@ class Lifecycle:
             # The lobby works in this process; after a restart it would be drawn nowhere until a
             # change re-posts it, which the next render does.
             log.exception("could not store the lobby message of table %s", tid)
+        journal.opened(self.spine.bot, table, display_name(host))
         return table
 
     async def leave(self, interaction: discord.Interaction[Any]) -> str:

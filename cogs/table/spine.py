@@ -31,6 +31,7 @@ from typing import Any
 
 import discord
 
+from cogs.table import journal
 from cogs.table.buttons import TableButton
 from cogs.table.computers import ComputerSeats
 from cogs.table.drawing import GameUI, TableDrawing
@@ -158,7 +159,10 @@ class Spine:
             )
             await self.reload(table)
             raise TableMoved from None
+        was = table.status
         table.adopt(draft)
+        if table.status != was:
+            journal.status_changed(self.bot, table, was)
 
     async def reload(self, table: Table) -> None:
         """Take the table as the database has it now (someone else wrote it).
