@@ -391,7 +391,18 @@ class SpyTrapUI:
             items.append(ActionSelect(table.id, v, prefix, options, placeholder=word, row=0))
         handled = set(piles) | {f"bid-{b}" for b in bids} | set(own_guesses) | set(free_guesses)
         rest = [a for a in legal if a not in handled]
-        for i, action in enumerate(rest[:15]):
+        kinds = {a.split("-")[0] for a in rest}
+        if len(rest) > 14 and len(kinds) == 1:
+            # Rows 2–4 hold 15 buttons and Refresh takes one: a long choice of one kind (a steal
+            # from a drawer holding many Files) is a select instead, so every option stays offered.
+            prefix = rest[0].split("-")[0] + "-"
+            options = [
+                discord.SelectOption(label=self._describe(table, a)[:100], value=a[len(prefix) :])
+                for a in rest[:25]
+            ]
+            items.append(ActionSelect(table.id, v, prefix, options, placeholder="Choose one…", row=2))
+            rest = []
+        for i, action in enumerate(rest[:14]):
             items.append(
                 ActionButton(
                     table.id,
