@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 STEP_ID = re.compile(REPLAY_ID)
 DOWNLOAD_ID = re.compile(r"rd:(?P<gid>\d{1,18})")
 NOT_FOUND = "There's no finished game #{id} in this server to replay."
+# Game numbers are the games table's integer ids (32-bit on PostgreSQL).
+LARGEST_GAME_ID = 2**31 - 1
 
 
 class Unplayable(Exception):
@@ -179,6 +181,10 @@ def _render(
 
 async def _recorded(interaction: discord.Interaction[Any], game_id: int) -> RecordedGame | str:
     """The finished game of this server with that number, or what to say instead."""
+    if not 0 < game_id <= LARGEST_GAME_ID:
+        # A number no game can have (PostgreSQL would refuse it as out of range for the column,
+        # which is not a database failure the person should be told to retry).
+        return NOT_FOUND.format(id=game_id)
     try:
         record: RecordedGame | None = await interaction.client.standings.recorded_game(game_id)
     except Exception:
