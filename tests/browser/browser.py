@@ -312,15 +312,14 @@ class Page:
 
     def type_command(self, command: str, options: dict[str, str]) -> Sent:
         """Type a slash command in the composer, pick it, fill its options and send it."""
-        from selenium.webdriver.common.keys import Keys
-
         self.wait(self.idle, "the page to be ready for typing")
         box = self.wait(lambda: self.driver.find_element("id", "channel-composer-input"), "the composer")
         box.click()
         box.send_keys(command)
         entry = f'.command-entry[data-entry-key$=":{command.strip("/").replace(" ", ".")}"]'
-        self.wait(lambda: self._css(entry), f"{command} in the command list")
-        box.send_keys(Keys.ENTER)
+        found = self.wait(lambda: self._css(entry), f"{command} in the command list")
+        # Enter takes the list's first entry, which for "/trap new" is "/gifttrap new": pick it by name.
+        found[0].click()
         for name, value in options.items():
             suggestion = f'.command-suggestion[data-value="{name}"]'
             more = self._css("button.command-ghost")
