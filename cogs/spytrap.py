@@ -8,6 +8,7 @@ identity, hand and pile, and every prompt that is yours to answer.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any, Literal
 
 import discord
@@ -390,19 +391,24 @@ class SpyTrapUI:
             word = "Challenge: the drawer is…" if prefix == "challenge-" else "Guess: the drawer is…"
             items.append(ActionSelect(table.id, v, prefix, options, placeholder=word, row=0))
         handled = set(piles) | {f"bid-{b}" for b in bids} | set(own_guesses) | set(free_guesses)
-        rest = [a for a in legal if a not in handled]
-        kinds = {a.split("-")[0] for a in rest}
-        if len(rest) > 14 and len(kinds) == 1:
-            # Rows 2–4 hold 15 buttons and Refresh takes one: a long choice of one kind (a steal
-            # from a drawer holding many Files) is a select instead, so every option stays offered.
-            prefix = rest[0].split("-")[0] + "-"
+        rest = _one_steal_each([a for a in legal if a not in handled], view)
+        kinds = Counter(a.split("-")[0] for a in rest if "-" in a)
+        row = 2
+        if len(rest) > 14 and kinds:
+            # Rows 2–4 hold 15 buttons and Refresh takes one: the long choice of one kind (a steal
+            # from a drawer holding many Files) is a select instead, and what else is offered (Steal
+            # nothing) stays a button beside it, so every option stays offered.
+            kind = kinds.most_common(1)[0][0]
+            prefix = kind + "-"
             options = [
                 discord.SelectOption(label=self._describe(table, a)[:100], value=a[len(prefix) :])
-                for a in rest[:25]
-            ]
+                for a in rest
+                if a.startswith(prefix)
+            ][:25]
             items.append(ActionSelect(table.id, v, prefix, options, placeholder="Choose one…", row=2))
-            rest = []
-        for i, action in enumerate(rest[:14]):
+            rest = [a for a in rest if not a.startswith(prefix)]
+            row = 3
+        for i, action in enumerate(rest[: 5 * (5 - row) - 1]):
             items.append(
                 ActionButton(
                     table.id,
@@ -410,7 +416,7 @@ class SpyTrapUI:
                     action,
                     label=self._describe(table, action)[:80],
                     style=discord.ButtonStyle.primary,
-                    row=2 + i // 5,
+                    row=row + i // 5,
                 )
             )
         items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
@@ -418,7 +424,8 @@ class SpyTrapUI:
 
     def _describe(self, table: Table, action: str) -> str:
         if action.startswith("steal-"):
-            return f"Steal the {card_label(action[6:])}"
+            source = _sources(_state(table).view(None)).get(action[6:])
+            return f"Steal the {card_label(action[6:])}" + (f" ({STEAL_SOURCE[source]})" if source else "")
         state = _state(table)
         if action.startswith("draw-"):
             # The panel is redrawn in answer to each click, so its counts are always current.
@@ -475,6 +482,37 @@ class SpyTrapUI:
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         return []
+
+
+# Where a File in a home area came from, as a steal offers it: it decides whether the File counted
+# toward its holder's win, so two Files of a country differ only in this.
+STEAL_SOURCE = {
+    "own": "from their own pile",
+    "opponent": "counts for them",
+    "stolen": "stolen, counts for them",
+}
+
+
+def _sources(view: SpyTrapView) -> dict[str, str]:
+    """Each File in a home area and where it came from (public: home areas are face up)."""
+    return {f["card"]: f["from"] for home in view["home"] for f in home}
+
+
+def _one_steal_each(actions: list[str], view: SpyTrapView) -> list[str]:
+    """The steals offered once per country and source (the same choice to a player: six French Files
+    drawn from a pile are six equal buttons otherwise); every other action as it is."""
+    sources = _sources(view)
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for action in actions:
+        if action.startswith("steal-"):
+            card = action[6:]
+            key = (card[:3], sources.get(card, ""))
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(action)
+    return kept
 
 
 def _picked(hand: list[str], piles: list[str], nav: str | None) -> list[str]:
