@@ -44,10 +44,11 @@ SPECIES_SHAPES = (
     "star", "star4", "heart", "moon", "drop", "down",
 )  # fmt: skip
 # The specials: fill, ink, corner letters, shape.
+# Their colours continue the same search, so they stay ΔE 22 from every species and each other.
 SPECIAL_FACES: dict[str, tuple[RGB, RGB, str, str, str]] = {
-    "XZZ": ((40, 40, 40), (255, 204, 0), "ZZ", "bolt", "Zip Zap"),
-    "XBF": ((235, 235, 235), (0, 51, 102), "BF", "ring", "Be Free"),
-    "XDM": ((255, 102, 0), (0, 0, 0), "DM", "cross", "Mission"),
+    "XZZ": ((85, 68, 68), (255, 204, 0), "ZZ", "bolt", "Zip Zap"),
+    "XBF": ((136, 153, 119), (0, 0, 0), "BF", "ring", "Be Free"),
+    "XDM": ((68, 0, 136), (255, 255, 255), "DM", "cross", "Mission"),
 }
 # The kemps preset: plain cards, ranks and suits. Suit letter and shape carry the suit.
 KEMPS_SUITS: tuple[tuple[str, str, RGB], ...] = (
