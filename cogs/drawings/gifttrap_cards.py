@@ -18,7 +18,6 @@ from cogs.drawings.cards import (
     CARD_W,
     GAP,
     PAD,
-    PER_ROW,
     RGB,
     ROW_GAP,
     Face,
@@ -29,6 +28,7 @@ from cogs.drawings.cards import (
     fit_alt,
     fit_text,
     font,
+    grid,
 )
 from rules.gifttrap.tokens import TOKEN_LABELS, TOKENS, Token
 from rules.gifttrap.views import GiftTrapView, LaidOutGift
@@ -42,7 +42,7 @@ TOKEN_FACES: dict[Token, tuple[RGB, RGB, str, str]] = {
 }
 # Pack (1-4, "$" to "$$$$") -> the gift cards' colour; the price is printed on every card too.
 PACK_FILLS: dict[int, RGB] = {1: (255, 255, 255), 2: (153, 204, 204), 3: (255, 204, 0), 4: (204, 153, 255)}
-TOKEN_R = 13
+TOKEN_R = 17
 
 
 def _gift_face(gift: LaidOutGift, price: str) -> Face:
@@ -50,7 +50,7 @@ def _gift_face(gift: LaidOutGift, price: str) -> Face:
     name = gift["name"]
 
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
-        x0, y0, x1, y1 = box
+        x0, y0, x1, _ = box
         cx = (x0 + x1) / 2
         # Our gift: a box with a ribbon, the space number on it.
         draw.rectangle([cx - 22, y0 + 4, cx + 22, y0 + 34], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
@@ -83,17 +83,15 @@ def _token(draw: ImageDraw.ImageDraw, token: Token, cx: float, cy: float, r: flo
     fill, ink, points, shape = TOKEN_FACES[token]
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(255, 255, 255), width=2)
     draw_shape(draw, shape, cx, cy - r * 0.15, r * 0.45, ink)
-    draw.text((cx, cy + r * 0.55), points, fill=ink, font=font(max(9, int(r * 0.75))), anchor="mm")
+    draw.text((cx, cy + r * 0.55), points, fill=ink, font=font(max(10, int(r * 0.7))), anchor="mm")
 
 
 def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None) -> bytes:
     """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
     a seat's own placings in its panel (never pass someone else's before the reveal)."""
-    count = max(1, len(layout))
-    columns = min(PER_ROW, count)
-    rows = (count + PER_ROW - 1) // PER_ROW
+    columns, rows = grid(len(layout))
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
-    height = 2 * PAD + rows * CARD_H + (rows - 1) * ROW_GAP + TOKEN_R
+    height = 2 * PAD + rows * CARD_H + (rows - 1) * (ROW_GAP + TOKEN_R) + TOKEN_R
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     on_space: dict[int, list[Token]] = {}
@@ -101,12 +99,12 @@ def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, 
         if tokens is not None and token in tokens:
             on_space.setdefault(tokens[token], []).append(token)
     for index, gift in enumerate(layout):
-        row, column = divmod(index, PER_ROW)
+        row, column = divmod(index, columns)
         x = PAD + column * (CARD_W + GAP)
-        y = PAD + row * (CARD_H + ROW_GAP)
+        y = PAD + row * (CARD_H + ROW_GAP + TOKEN_R)
         draw_face(image, x, y, _gift_face(gift, price))
         for k, token in enumerate(on_space.get(gift["space"], [])):
-            _token(draw, token, x + CARD_W - TOKEN_R - 2 - k * (2 * TOKEN_R - 4), y + CARD_H - 4)
+            _token(draw, token, x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H - 6)
     if not layout:
         draw.text((width / 2, height / 2), "no gifts yet", fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)

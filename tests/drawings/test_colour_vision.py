@@ -10,8 +10,9 @@ Seen to fail on a broken palette: ``test_a_broken_palette_is_caught`` runs the s
 red and green of a traffic light, (204, 0, 0) and (0, 153, 0) (ΔE 6.1 under deuteranopia), on
 Discord's 🟥 and 🟩 (ΔE 11.7 under deuteranopia) and on two cards sharing a letter; replacing Zip
 Zap's green with (0, 153, 0) in zipzap_cards.SUITS made ``test_palette_is_colour_blind_safe[zipzap]``
-fail too (ΔE 12.6 against red under protanopia, 12.5 under deuteranopia). Pure red (255, 0, 0) against pure green
-(0, 255, 0) passes, honestly: a deuteranope sees them as a dark and a light yellow (ΔE 27.8).
+fail too (ΔE 12.6 against red under protanopia, 12.5 under deuteranopia). Pure red (255, 0, 0)
+against pure green (0, 255, 0) passes, honestly: a deuteranope sees them as a dark and a light
+yellow (ΔE 27.8).
 """
 
 from __future__ import annotations
