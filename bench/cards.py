@@ -153,7 +153,12 @@ def _ms(seconds: float | None) -> float | None:
 
 
 def run(
-    *, runs: int = 3, repeat: int = 20, seed: int = 1, progress: Callable[[str], None] = print
+    *,
+    runs: int = 3,
+    repeat: int = 20,
+    seed: int = 1,
+    games: tuple[str, ...] = GAMES,
+    progress: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     draw: dict[str, Any] = {}
     for name, make in _largest().items():
@@ -167,7 +172,7 @@ def run(
             per_run.append({"p50_ms": _ms(percentile(times, 50)), "p99_ms": _ms(percentile(times, 99))})
         draw[name] = {"runs": per_run, "bytes": sizes[-1]}
     progress("cards: drawing timed; self-play through the cache")
-    cache = {key: _cache_run(key, seed) for key in GAMES}
+    cache = {key: _cache_run(key, seed) for key in games}
     return {"runs": runs, "repeat": repeat, "seed": seed, "draw": draw, "cache": cache}
 
 
