@@ -16,7 +16,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 import rules
 from bench.common import Table, percentile
@@ -24,6 +24,7 @@ from cogs.drawings import gifttrap_cards, spytrap_cards, zaptrap_cards, zipzap_c
 from cogs.drawings.cache import PictureCache
 from rules.gifttrap.gifts import PACK_GIFTS, PRICES
 from rules.selfplay import play_game
+from rules.zipzap.views import ZipZapView
 
 GAMES = ("zipzap", "zaptrap", "spytrap", "gifttrap")
 Ask = tuple[Hashable, Callable[[], bytes]]
@@ -36,7 +37,9 @@ def _largest() -> dict[str, Callable[[], bytes]]:
     layout = [g.on_space(i + 1) for i, g in enumerate(PACK_GIFTS[4][-9:])]
     return {
         "zipzap hand 13": lambda: zipzap_cards.hand_png(zipzap_hand, {"R7", "W7", "Z"}),
-        "zipzap table": lambda: zipzap_cards.table_png({"played": zipzap_hand[:4], "top": "R10"}),  # type: ignore[typeddict-item]
+        "zipzap table": lambda: zipzap_cards.table_png(
+            cast(ZipZapView, {"played": zipzap_hand[:4], "top": "R10"})
+        ),
         "zaptrap hand 7": lambda: zaptrap_cards.hand_png(zaptrap_hand, {"D10a"}, species=13),
         "spytrap hand 9": lambda: spytrap_cards.hand_png(spy_hand, {"FAM1"}),
         "spytrap identity": lambda: spytrap_cards.identity_png("French", immunity=True),

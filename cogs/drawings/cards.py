@@ -241,7 +241,8 @@ def draw_face(image: Image.Image, x: int, y: int, face: Face, *, w: int = CARD_W
             size = 34 if len(face.centre) <= 2 else 22 if len(face.centre) <= 3 else 16
             draw.text((cx, y + 76), face.centre, fill=face.ink, font=font(size), anchor="mm")
         else:
-            draw_shape(draw, face.shape, cx, y + h / 2, 20, face.ink)
+            # Shape alone: above the middle, leaving the caption's line free.
+            draw_shape(draw, face.shape, cx, y + 54, 18, face.ink)
     if face.caption:
         draw.text((x + w / 2, y + h - 34), fit_text(draw, face.caption, w - 10, 11), fill=face.ink,
                   font=font(11), anchor="mm")  # fmt: skip

@@ -2,8 +2,8 @@
 cards), a seat's hand and the four face-up table cards, as pictures with alt text.
 
 A species has a colour, a body shape, a number of eyes and its number and initial in the corner
-("3M" is species 3, the Mookah), so two species never differ by colour alone. Pure functions of
-card codes (rules/zaptrap/cards.py) and the typed view.
+("3 M" is species 3, the Mookah; a double says "3+4"), so two species never differ by colour alone.
+Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
 """
 
 from __future__ import annotations
@@ -87,14 +87,19 @@ def _alien(
         draw.ellipse([ex - e / 2, cy - e / 2 - r * 0.1, ex + e / 2, cy + e / 2 - r * 0.1], fill=ink)
 
 
+def _mark(species: int) -> str:
+    """The corner mark: number and initial, spaced so that Oozel's "12 O" never reads as 120."""
+    return f"{species} {ALIENS[species - 1][0]}"
+
+
 def _species_colour(species: int) -> RGB:
     return SPECIES_COLOURS[(species - 1) % len(SPECIES_COLOURS)]
 
 
 def _single_art(species: int) -> Art:
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
-        x0, y0, x1, y1 = box
-        _alien(draw, (x0 + x1) / 2, (y0 + y1) / 2 + 4, 19, species, face.ink, face.fill)
+        x0, y0, x1, _ = box
+        _alien(draw, (x0 + x1) / 2, y0 + 32, 17, species, face.ink, face.fill)
 
     return art
 
@@ -123,7 +128,7 @@ def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
     if len(shown) == 2:
         low, high = shown
         fill = _species_colour(low)
-        corner = f"{low}{ALIENS[low - 1][0]}+{high}{ALIENS[high - 1][0]}"
+        corner = f"{low}+{high}"
         art = _double_art(low, high)
         return Face(fill, _ink(fill), corner, "", "circle", art=art)
     species = shown[0]
@@ -136,7 +141,7 @@ def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
         return Face((250, 250, 245), ink, corner, rank, shape)
     fill = _species_colour(species)
     name = ALIENS[species - 1]
-    return Face(fill, _ink(fill), f"{species}{name[0]}", "", "circle", caption=name, art=_single_art(species))
+    return Face(fill, _ink(fill), _mark(species), "", "circle", caption=name, art=_single_art(species))
 
 
 def _name(code: str, preset: str, species_count: int) -> str:
@@ -205,7 +210,7 @@ def table_picture(view: ZapTrapView) -> Picture:
 def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: each species' colour, corner letters and shape."""
     out = {
-        ALIENS[s - 1]: (_species_colour(s), f"{s}{ALIENS[s - 1][0]}", SPECIES_SHAPES[s - 1])
+        ALIENS[s - 1]: (_species_colour(s), _mark(s), SPECIES_SHAPES[s - 1])
         for s in range(1, len(ALIENS) + 1)
     }
     return out | {
