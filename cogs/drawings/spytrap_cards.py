@@ -26,7 +26,7 @@ from cogs.drawings.cards import (
     row_image,
 )
 from rules.spytrap.cards import CODE_OF, COUNTRY_CODES, card_name, card_type
-from rules.spytrap.views import SpyTrapView
+from rules.spytrap.views import HomeFile, SpyTrapView
 
 # Country -> (fill, shape). Colours at least ΔE 30 apart under every simulated colour blindness
 # (tests/drawings/test_colour_vision.py); Evil Agent black and Trap white complete the set.
@@ -103,6 +103,27 @@ def table_alt(view: SpyTrapView) -> str:
 
 def table_picture(view: SpyTrapView) -> Picture:
     return Picture(table_png(view), table_alt(view))
+
+
+FROM_WORDS = {"opponent": "drawn", "own": "own pile", "stolen": "stolen"}
+
+
+def files_png(home: Sequence[HomeFile]) -> bytes:
+    """A seat's home area: its Files face up, each labelled how it came (drawn from another spy's
+    pile, from its own pile, or stolen), since only drawn and stolen Files count toward a win."""
+    return row_image([face(f["card"]) for f in home], labels=[FROM_WORDS.get(f["from"], "") for f in home])
+
+
+def files_alt(home: Sequence[HomeFile]) -> str:
+    if not home:
+        return "No Files in this home area yet."
+    items = [f"{card_name(f['card'])} ({FROM_WORDS.get(f['from'], f['from'])})" for f in home]
+    count = f"{len(home)} File" + ("" if len(home) == 1 else "s")
+    return fit_alt(f"Home area, {count}: ", items)
+
+
+def files_picture(home: Sequence[HomeFile]) -> Picture:
+    return Picture(files_png(home), files_alt(home))
 
 
 def identity_png(country: str, *, immunity: bool = False) -> bytes:

@@ -104,6 +104,21 @@ def table_picture(view: ZipZapView) -> Picture:
     return Picture(table_png(view), table_alt(view))
 
 
+def top_png(view: ZipZapView) -> bytes:
+    """The top card alone, small enough for a Thumbnail beside the table's text."""
+    return row_image([face(view["top"])] if view["top"] else [])
+
+
+def top_alt(view: ZipZapView) -> str:
+    if view["top"] is None:
+        return "No card on the pile yet."
+    return f"Top of the pile: {card_name(view['top'])}."
+
+
+def top_picture(view: ZipZapView) -> Picture:
+    return Picture(top_png(view), top_alt(view))
+
+
 def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: each meaning's colour, letter and shape."""
     return {SUIT_NAMES.get(k, "Zap"): (fill, letter, shape) for k, (fill, _, letter, shape) in SUITS.items()}

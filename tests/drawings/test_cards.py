@@ -168,3 +168,28 @@ def test_gifttrap_table_never_shows_a_seats_tokens() -> None:
     assert gifttrap_cards.panel_picture(mine) != gifttrap_cards.panel_picture(theirs)
     assert "(your GREAT +3)" in gifttrap_cards.panel_picture(mine).alt
     assert "your" not in gifttrap_cards.table_picture(mine).alt
+
+
+def test_zipzap_top_card_alone() -> None:
+    picture = zipzap_cards.top_picture(zipzap_view(["R1", "W2"]))
+    check(picture)
+    assert picture.alt == "Top of the pile: wild 2."
+    assert is_png(picture.png)[0] < is_png(zipzap_cards.table_png(zipzap_view(["R1", "W2"])))[0]
+    assert zipzap_cards.top_alt(zipzap_view([])) == "No card on the pile yet."
+
+
+def test_spytrap_home_area() -> None:
+    home: list[Any] = [
+        {"card": "FAM1", "country": "American", "from": "opponent"},
+        {"card": "FAM2", "country": "American", "from": "own"},
+        {"card": "FRU3", "country": "Russian", "from": "stolen"},
+    ]
+    picture = spytrap_cards.files_picture(home)
+    check(picture)
+    assert picture.alt == (
+        "Home area, 3 Files: American File (drawn), American File (own pile), Russian File (stolen)."
+    )
+    # How a File came is part of the picture (only drawn and stolen Files count toward a win).
+    moved = [home[1], home[0], home[2]]
+    assert spytrap_cards.files_png(moved) != picture.png
+    assert spytrap_cards.files_alt([]) == "No Files in this home area yet."
