@@ -193,3 +193,41 @@ def test_spytrap_home_area() -> None:
     moved = [home[1], home[0], home[2]]
     assert spytrap_cards.files_png(moved) != picture.png
     assert spytrap_cards.files_alt([]) == "No Files in this home area yet."
+
+
+def _colourless(face: Any) -> tuple[str, str, str, str]:
+    return (face.corner, face.centre, face.shape if face.art is None else "art", face.caption)
+
+
+@pytest.mark.parametrize("game", ["zipzap", "zaptrap", "kemps", "spytrap"])
+def test_cards_with_different_names_differ_without_colour(game: str) -> None:
+    """Two cards that mean different things differ in more than colour: their corner mark, centre,
+    shape or caption. Seen to fail with Zip Zap's green given red's letter and shape ("R",
+    "circle"): green 4 and red 4 then differed by colour alone."""
+    from rules.spytrap.cards import card_name as spy_name
+    from rules.zaptrap.cards import card_name as zap_name
+    from rules.zipzap.cards import card_name as zip_name
+
+    decks: dict[str, tuple[list[str], Any, Any]] = {
+        "zipzap": (ZIPZAP_DECK, zipzap_cards.face, zip_name),
+        "zaptrap": (
+            ZAPTRAP_DECK,
+            lambda c: zaptrap_cards.face(c, "zaptrap", 13),
+            lambda c: zap_name(c, "zaptrap", 13),
+        ),
+        "kemps": (
+            KEMPS_DECK,
+            lambda c: zaptrap_cards.face(c, "kemps", 13),
+            lambda c: zap_name(c, "kemps", 13),
+        ),
+        "spytrap": (SPYTRAP_DECK, spytrap_cards.face, spy_name),
+    }
+    deck, face, name = decks[game]
+    seen: dict[tuple[str, str, str, str], str] = {}
+    for code in deck:
+        f = face(code)
+        assert f.corner, code
+        marks = _colourless(f)
+        assert seen.setdefault(marks, name(code)) == name(code), (
+            f"{code} looks like a {seen[marks]} but for colour"
+        )
