@@ -34,7 +34,7 @@ RADIUS = 9
 BACKGROUND: RGB = (38, 92, 62)  # card-table felt; every face has a light or dark border to part from it
 OUTLINE: RGB = (20, 20, 20)
 PLAYABLE_EDGE: RGB = (255, 255, 255)
-DIM_TO: RGB = (38, 92, 62)
+DIM_TO: RGB = (96, 110, 100)  # a grey felt: a dimmed card keeps its contrast but loses its colour
 ALT_LIMIT = 1024  # Discord's limit on an attachment's description
 COLOURS = 96  # palette size of the PNGs: anti-aliased text needs a few dozen shades
 
@@ -224,7 +224,7 @@ def draw_face(image: Image.Image, x: int, y: int, face: Face, *, w: int = CARD_W
         # A plain badge in the middle keeps the shape and number legible over the bands.
         cx, cy = x + w / 2, y + h / 2 + 1
         draw.ellipse([cx - 30, cy - 33, cx + 30, cy + 33], fill=face.fill, outline=OUTLINE, width=2)
-    corner = font(17)
+    corner = font(19)
     draw.text((x + 7, y + 5), face.corner, fill=face.ink, font=corner, anchor="la")
     # Upside down in the opposite corner, as on a real card, so a fanned card reads from either end.
     stamp = Image.new("RGBA", (w - 10, 22), (0, 0, 0, 0))
@@ -237,9 +237,12 @@ def draw_face(image: Image.Image, x: int, y: int, face: Face, *, w: int = CARD_W
     else:
         cx = x + w / 2
         if face.centre:
-            draw_shape(draw, face.shape, cx, y + 42, 11, face.ink)
+            draw_shape(draw, face.shape, cx, y + 42, 12, face.ink)
             size = 34 if len(face.centre) <= 2 else 22 if len(face.centre) <= 3 else 16
             draw.text((cx, y + 76), face.centre, fill=face.ink, font=font(size), anchor="mm")
+            if face.centre in ("6", "9"):
+                # Underlined, as on printed cards: the upside-down corner must not make a 9 a 6.
+                draw.line([cx - 9, y + 91, cx + 9, y + 91], fill=face.ink, width=2)
         else:
             # Shape alone: above the middle, leaving the caption's line free.
             draw_shape(draw, face.shape, cx, y + 54, 18, face.ink)
@@ -261,10 +264,10 @@ def _dim(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     """Fade a card toward the felt and hatch it: unplayable reads as 'greyed out' and as a texture,
     without relying on colour."""
     region = image.crop(box)
-    faded = Image.blend(region, Image.new("RGB", region.size, DIM_TO), 0.55)
+    faded = Image.blend(region, Image.new("RGB", region.size, DIM_TO), 0.45)
     draw = ImageDraw.Draw(faded)
     w, h = faded.size
-    for offset in range(-h, w, 14):
+    for offset in range(-h, w, 20):
         draw.line([(offset, h), (offset + h, 0)], fill=DIM_TO, width=2)
     image.paste(faded, box[:2])
 
