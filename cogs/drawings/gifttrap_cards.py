@@ -30,8 +30,8 @@ from cogs.drawings.cards import (
     font,
     grid,
 )
-from rules.gifttrap.tokens import TOKEN_LABELS, TOKENS, Token
-from rules.gifttrap.views import GiftTrapView, LaidOutGift
+from rules.gifttrap.tokens import NO_MATCH_LABEL, TOKEN_LABELS, TOKENS, Token
+from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
 
 # Token -> (fill, ink, points as printed, shape). Checked under simulated colour blindness.
 TOKEN_FACES: dict[Token, tuple[RGB, RGB, str, str]] = {
@@ -40,6 +40,9 @@ TOKEN_FACES: dict[Token, tuple[RGB, RGB, str, str]] = {
     "ok": ((204, 153, 255), (0, 0, 0), "+1", "square"),
     "noway": ((0, 0, 0), (255, 255, 255), "-4", "cross"),
 }
+# A received gift with no token of the receiver's on it.
+NO_MATCH_FACE: tuple[RGB, RGB, str, str] = ((255, 255, 255), (0, 0, 0), "-1", "ring")
+REVEALS_SHOWN = 8  # the latest unwrapped gifts; the text keeps the whole story
 # Pack (1-4, "$" to "$$$$") -> the gift cards' colour; the price is printed on every card too.
 PACK_FILLS: dict[int, RGB] = {1: (255, 255, 255), 2: (153, 204, 204), 3: (255, 204, 0), 4: (204, 153, 255)}
 TOKEN_R = 17
@@ -79,8 +82,9 @@ def _gift_face(gift: LaidOutGift, price: str) -> Face:
     return Face(fill, (0, 0, 0), f"{gift['space']} {price}", "", "square", art=art)
 
 
-def _token(draw: ImageDraw.ImageDraw, token: Token, cx: float, cy: float, r: float = TOKEN_R) -> None:
-    fill, ink, points, shape = TOKEN_FACES[token]
+def _token(draw: ImageDraw.ImageDraw, token: Token | None, cx: float, cy: float, r: float = TOKEN_R) -> None:
+    """A token chip; None is NO MATCH (a received gift the receiver put no token on)."""
+    fill, ink, points, shape = NO_MATCH_FACE if token is None else TOKEN_FACES[token]
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(255, 255, 255), width=2)
     draw_shape(draw, shape, cx, cy - r * 0.15, r * 0.45, ink)
     draw.text((cx, cy + r * 0.55), points, fill=ink, font=font(max(10, int(r * 0.7))), anchor="mm")
@@ -142,6 +146,66 @@ def panel_picture(view: GiftTrapView) -> Picture:
     return gifts_picture(view["layout"], view["price"] or "", my["ranks"] if my is not None else None)
 
 
+def _reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
+    return list(revealed[-REVEALS_SHOWN:])
+
+
+def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
+    """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
+    once revealed) and labelled giver to receiver ("2 to 3": the cog's text gives the names); a
+    GiftTRAPped gift is crossed out, since it moves no marker."""
+    shown = _reveals(revealed)
+    columns, rows = grid(len(shown))
+    label_h = 18
+    width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
+    height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * (ROW_GAP + TOKEN_R)
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, gift in enumerate(shown):
+        row, column = divmod(index, columns)
+        x = PAD + column * (CARD_W + GAP)
+        y = PAD + row * (CARD_H + label_h + ROW_GAP + TOKEN_R)
+        laid: LaidOutGift = {
+            "space": gift["space"],
+            "gift": gift["gift"],
+            "name": gift["name"],
+            "emoji": "",
+            "tags": [],
+        }
+        draw_face(image, x, y, _gift_face(laid, price))
+        if gift["trapped"]:
+            draw.line([x + 6, y + 6, x + CARD_W - 7, y + CARD_H - 7], fill=(0, 0, 0), width=5)
+            draw.line([x + 6, y + CARD_H - 7, x + CARD_W - 7, y + 6], fill=(0, 0, 0), width=5)
+        _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
+        # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
+        label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
+        draw.text(
+            (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
+        )
+    if not shown:
+        draw.text((width / 2, height / 2), "nothing yet", fill=(235, 245, 235), font=font(14), anchor="mm")
+    return encode(image)
+
+
+def reveal_alt(revealed: Sequence[RevealedGift]) -> str:
+    if not revealed:
+        return "No gift unwrapped yet."
+    items = []
+    for gift in _reveals(revealed):
+        token = NO_MATCH_LABEL if gift["token"] is None else TOKEN_LABELS[gift["token"]]
+        trapped = ", GiftTRAPped" if gift["trapped"] else ""
+        who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        items.append(f"{who} the {gift['name']} from space {gift['space']} ({token}{trapped})")
+    earlier = len(revealed) - len(items)
+    head = f"Unwrapped, the latest {len(items)} of {len(revealed)}: " if earlier else "Unwrapped: "
+    return fit_alt(head, items)
+
+
+def reveal_picture(view: GiftTrapView) -> Picture:
+    """The reveal so far on the public table: what each gift was and the token it met."""
+    return Picture(reveal_png(view["revealed"], view["price"] or ""), reveal_alt(view["revealed"]))
+
+
 def tokens_png(tokens: Sequence[Token]) -> bytes:
     """Tokens as chips in a row (the ones still to place, or a seat's whole set)."""
     r = 26
@@ -165,7 +229,9 @@ def tokens_picture(tokens: Sequence[Token]) -> Picture:
 
 def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: the tokens' colours, points and shapes."""
-    return {TOKEN_LABELS[t]: (fill, points, shape) for t, (fill, _, points, shape) in TOKEN_FACES.items()}
+    out = {TOKEN_LABELS[t]: (fill, points, shape) for t, (fill, _, points, shape) in TOKEN_FACES.items()}
+    fill, _, points, shape = NO_MATCH_FACE
+    return out | {NO_MATCH_LABEL: (fill, points, shape)}
 
 
 def pack_palette() -> dict[str, tuple[RGB, str, str]]:

@@ -231,3 +231,27 @@ def test_cards_with_different_names_differ_without_colour(game: str) -> None:
         assert seen.setdefault(marks, name(code)) == name(code), (
             f"{code} looks like a {seen[marks]} but for colour"
         )
+
+
+def test_gifttrap_reveal() -> None:
+    def gift(n: int, token: Any, trapped: bool = False) -> dict[str, Any]:
+        return {"receiver": n % 8, "giver": (n + 1) % 8, "space": n % 9 + 1, "gift": f"g{n}",
+                "name": f"Gift number {n}", "token": token, "trapped": trapped}  # fmt: skip
+
+    revealed = [gift(0, "great"), gift(1, None), gift(2, "noway", trapped=True)]
+    view = cast(GiftTrapView, {"revealed": revealed, "price": "$$"})
+    picture = gifttrap_cards.reveal_picture(view)
+    check(picture)
+    assert picture.alt == (
+        "Unwrapped: seat 2 gave seat 1 the Gift number 0 from space 1 (GREAT +3), seat 3 gave seat 2 the"
+        " Gift number 1 from space 2 (NO MATCH −1), seat 4 gave seat 3 the Gift number 2 from space 3"
+        " (NO WAY −4, GiftTRAPped)."
+    )
+    untrapped = cast(GiftTrapView, {"revealed": [*revealed[:2], gift(2, "noway")], "price": "$$"})
+    assert gifttrap_cards.reveal_png(untrapped["revealed"], "$$") != picture.png
+    # Eight players give 56 gifts in a round: the picture and the words keep the latest eight.
+    many = [gift(n, "ok") for n in range(56)]
+    big = gifttrap_cards.reveal_picture(cast(GiftTrapView, {"revealed": many, "price": "$$$$"}))
+    check(big)
+    assert big.alt.startswith("Unwrapped, the latest 8 of 56: seat 2 gave seat 1 the Gift number 48")
+    assert gifttrap_cards.reveal_alt([]) == "No gift unwrapped yet."

@@ -42,6 +42,13 @@ TABLES: dict[str, Callable[[Any], Picture]] = {
     "spytrap": spytrap_cards.table_picture,
     "gifttrap": gifttrap_cards.table_picture,
 }
+# More public pictures: the same for everyone too.
+PUBLIC: dict[str, list[Callable[[Any], Picture]]] = {
+    "zipzap": [zipzap_cards.top_picture],
+    "zaptrap": [],
+    "spytrap": [lambda view: spytrap_cards.files_picture([f for home in view["home"] for f in home])],
+    "gifttrap": [gifttrap_cards.reveal_picture],
+}
 
 
 @pytest.mark.parametrize("key", list(TABLES))
@@ -62,10 +69,15 @@ def test_pictures_of_a_whole_game(key: str) -> None:
         checked["actions"] += 1
         public = table(state.view(None))
         assert len(public.png) <= MAX_BYTES and len(public.alt) <= ALT_LIMIT
+        sample = checked["actions"] % 4 == 0
+        others = [picture(state.view(None)) for picture in PUBLIC[key]] if sample else []
         for s in range(SEATS):
             view = state.view(s)
             assert table(view) == public, f"seat {s + 1}'s table picture differs after {action}"
-            if checked["actions"] % 4 == 0:
+            if sample:
+                mine = [picture(view) for picture in PUBLIC[key]]
+                assert mine == others, f"seat {s + 1}'s public pictures differ after {action}"
+            if sample:
                 own = _own(key, view)
                 assert len(own.png) <= MAX_BYTES and 0 < len(own.alt) <= ALT_LIMIT
                 checked["own"] += 1
