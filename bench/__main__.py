@@ -2,13 +2,13 @@
 
     python -m bench                      # everything, a few minutes on two cores
     python -m bench --quick              # a scaled-down smoke run (well under a minute or two)
-    python -m bench --only engines       # one part: engines, e2e, resume or memory (comma list ok)
+    python -m bench --only engines       # one part: engines, e2e, stall, resume, memory, cards (comma list)
     python -m bench --compare HEAD~1     # also the engine figures of another commit, as ratios
     python -m bench --json -             # JSON to stdout (the table goes to stderr)
 
 Prints a table and writes bench/results/latest.json:
 {"commit", "python", "machine", "run_s", "config",
- "results": {"engines", "e2e", "resume", "memory", "compare"}}.
+ "results": {"engines", "e2e", "resume", "memory", "cards", "compare"}}.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
-PARTS = ("engines", "e2e", "stall", "resume", "memory")
+PARTS = ("engines", "e2e", "stall", "resume", "memory", "cards")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -113,6 +113,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         help="actions per game committed for database size (default 1000, quick 200)",
     )
+    g = p.add_argument_group("card pictures")
+    g.add_argument(
+        "--card-draws", type=int, help="draws per picture per run for the draw times (default 20, quick 5)"
+    )
     args = p.parse_args(argv)
     parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
     unknown = [x for x in parts if x not in PARTS]
@@ -136,6 +140,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.repeats = args.repeats or (2 if q else 3)
     args.memory_tables = args.memory_tables or (200 if q else 1000)
     args.db_actions = args.db_actions or (200 if q else 1000)
+    args.card_draws = args.card_draws or (5 if q else 20)
     return args
 
 
@@ -257,6 +262,14 @@ def main(argv: list[str] | None = None) -> int:
             )
             printed += memory.tables(results["memory"])
             lap("memory")
+        if "cards" in args.parts:
+            from bench import cards
+
+            results["cards"] = cards.run(
+                runs=args.runs, repeat=args.card_draws, seed=args.seed, progress=progress
+            )
+            printed += cards.tables(results["cards"])
+            lap("cards")
     if args.compare:
         from bench import compare
 

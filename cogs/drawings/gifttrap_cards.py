@@ -1,0 +1,238 @@
+"""GiftTRAP's gifts and tokens as pictures with alt text: the round's gifts laid out on their numbered
+spaces (with a seat's own tokens on them in its panel) and the tokens still to place.
+
+A gift card shows its space number large, its name and the pack's price; a token shows its points
+and a shape (GREAT a star, GOOD a circle, OK a square, NO WAY a cross), so nothing is told by
+colour alone. Pure functions of the typed view's pieces (rules/gifttrap/views.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from cogs.drawings.cards import (
+    BACKGROUND,
+    CARD_H,
+    CARD_W,
+    GAP,
+    PAD,
+    RGB,
+    ROW_GAP,
+    Face,
+    Picture,
+    draw_face,
+    draw_shape,
+    encode,
+    fit_alt,
+    fit_text,
+    font,
+    grid,
+)
+from rules.gifttrap.tokens import NO_MATCH_LABEL, TOKEN_LABELS, TOKENS, Token
+from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
+
+# Token -> (fill, ink, points as printed, shape). Checked under simulated colour blindness.
+TOKEN_FACES: dict[Token, tuple[RGB, RGB, str, str]] = {
+    "great": ((255, 204, 0), (0, 0, 0), "+3", "star"),
+    "good": ((0, 153, 153), (255, 255, 255), "+2", "circle"),
+    "ok": ((204, 153, 255), (0, 0, 0), "+1", "square"),
+    "noway": ((0, 0, 0), (255, 255, 255), "-4", "cross"),
+}
+# A received gift with no token of the receiver's on it.
+NO_MATCH_FACE: tuple[RGB, RGB, str, str] = ((255, 255, 255), (0, 0, 0), "-1", "ring")
+REVEALS_SHOWN = 8  # the latest unwrapped gifts; the text keeps the whole story
+# Pack (1-4, "$" to "$$$$") -> the gift cards' colour; the price is printed on every card too.
+PACK_FILLS: dict[int, RGB] = {1: (255, 255, 255), 2: (153, 204, 204), 3: (255, 204, 0), 4: (204, 153, 255)}
+TOKEN_R = 17
+
+
+def _gift_face(gift: LaidOutGift, price: str) -> Face:
+    fill = PACK_FILLS.get(len(price), PACK_FILLS[1])
+    name = gift["name"]
+
+    def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
+        x0, y0, x1, _ = box
+        cx = (x0 + x1) / 2
+        # Our gift: a box with a ribbon, the space number on it.
+        draw.rectangle([cx - 22, y0 + 4, cx + 22, y0 + 34], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
+        draw.rectangle([cx - 3, y0 + 4, cx + 3, y0 + 34], fill=(0, 0, 0))
+        draw.ellipse([cx - 10, y0 - 4, cx - 1, y0 + 5], outline=(0, 0, 0), width=2)
+        draw.ellipse([cx + 1, y0 - 4, cx + 10, y0 + 5], outline=(0, 0, 0), width=2)
+        number = str(gift["space"])
+        draw.text((cx, y0 + 19), number, fill=(0, 0, 0), font=font(24), anchor="mm", stroke_width=3,
+                  stroke_fill=(255, 255, 255))  # fmt: skip
+        # The name on up to two lines under the box.
+        words, lines, line = name.split(), [], ""
+        for word in words:
+            trial = f"{line} {word}".strip()
+            if draw.textlength(trial, font=font(12)) <= x1 - x0 or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+        if len(lines) > 2:
+            lines = [lines[0], fit_text(draw, " ".join(lines[1:]), x1 - x0, 12)]
+        for i, text in enumerate(lines):
+            draw.text((cx, y0 + 44 + 13 * i), fit_text(draw, text, x1 - x0, 12), fill=face.ink, font=font(12),
+                      anchor="mm")  # fmt: skip
+
+    return Face(fill, (0, 0, 0), f"{gift['space']} {price}", "", "square", art=art)
+
+
+def _token(draw: ImageDraw.ImageDraw, token: Token | None, cx: float, cy: float, r: float = TOKEN_R) -> None:
+    """A token chip; None is NO MATCH (a received gift the receiver put no token on)."""
+    fill, ink, points, shape = NO_MATCH_FACE if token is None else TOKEN_FACES[token]
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=(255, 255, 255), width=2)
+    draw_shape(draw, shape, cx, cy - r * 0.15, r * 0.45, ink)
+    draw.text((cx, cy + r * 0.55), points, fill=ink, font=font(max(10, int(r * 0.7))), anchor="mm")
+
+
+def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None) -> bytes:
+    """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
+    a seat's own placings in its panel (never pass someone else's before the reveal)."""
+    columns, rows = grid(len(layout))
+    width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
+    height = 2 * PAD + rows * CARD_H + (rows - 1) * (ROW_GAP + TOKEN_R) + TOKEN_R
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    on_space: dict[int, list[Token]] = {}
+    for token in TOKENS:
+        if tokens is not None and token in tokens:
+            on_space.setdefault(tokens[token], []).append(token)
+    for index, gift in enumerate(layout):
+        row, column = divmod(index, columns)
+        x = PAD + column * (CARD_W + GAP)
+        y = PAD + row * (CARD_H + ROW_GAP + TOKEN_R)
+        draw_face(image, x, y, _gift_face(gift, price))
+        for k, token in enumerate(on_space.get(gift["space"], [])):
+            _token(draw, token, x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H - 6)
+    if not layout:
+        draw.text((width / 2, height / 2), "no gifts yet", fill=(235, 245, 235), font=font(14), anchor="mm")
+    return encode(image)
+
+
+def gifts_alt(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None) -> str:
+    if not layout:
+        return "No gifts laid out yet: the dealer is picking the pack."
+    placed: dict[int, list[str]] = {}
+    for token in TOKENS:
+        if tokens is not None and token in tokens:
+            placed.setdefault(tokens[token], []).append(TOKEN_LABELS[token])
+    items = [
+        f"{g['space']}. {g['name']}"
+        + (f" (your {' and '.join(placed[g['space']])})" if g["space"] in placed else "")
+        for g in layout
+    ]
+    return fit_alt(f"The {price} gifts, {len(layout)} on the spaces: ", items)
+
+
+def gifts_picture(
+    layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None
+) -> Picture:
+    return Picture(gifts_png(layout, price, tokens), gifts_alt(layout, price, tokens))
+
+
+def table_picture(view: GiftTrapView) -> Picture:
+    """The public table's gifts (no one's tokens)."""
+    return gifts_picture(view["layout"], view["price"] or "")
+
+
+def panel_picture(view: GiftTrapView) -> Picture:
+    """A seat's panel: the gifts with its own tokens on them, from its own view only."""
+    my = view.get("my")
+    return gifts_picture(view["layout"], view["price"] or "", my["ranks"] if my is not None else None)
+
+
+def _reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
+    return list(revealed[-REVEALS_SHOWN:])
+
+
+def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
+    """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
+    once revealed) and labelled giver to receiver ("2 to 3": the cog's text gives the names); a
+    GiftTRAPped gift is crossed out, since it moves no marker."""
+    shown = _reveals(revealed)
+    columns, rows = grid(len(shown))
+    label_h = 18
+    width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
+    height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * (ROW_GAP + TOKEN_R)
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for index, gift in enumerate(shown):
+        row, column = divmod(index, columns)
+        x = PAD + column * (CARD_W + GAP)
+        y = PAD + row * (CARD_H + label_h + ROW_GAP + TOKEN_R)
+        laid: LaidOutGift = {
+            "space": gift["space"],
+            "gift": gift["gift"],
+            "name": gift["name"],
+            "emoji": "",
+            "tags": [],
+        }
+        draw_face(image, x, y, _gift_face(laid, price))
+        if gift["trapped"]:
+            draw.line([x + 6, y + 6, x + CARD_W - 7, y + CARD_H - 7], fill=(0, 0, 0), width=5)
+            draw.line([x + 6, y + CARD_H - 7, x + CARD_W - 7, y + 6], fill=(0, 0, 0), width=5)
+        _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
+        # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
+        label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
+        draw.text(
+            (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
+        )
+    if not shown:
+        draw.text((width / 2, height / 2), "nothing yet", fill=(235, 245, 235), font=font(14), anchor="mm")
+    return encode(image)
+
+
+def reveal_alt(revealed: Sequence[RevealedGift]) -> str:
+    if not revealed:
+        return "No gift unwrapped yet."
+    items = []
+    for gift in _reveals(revealed):
+        token = NO_MATCH_LABEL if gift["token"] is None else TOKEN_LABELS[gift["token"]]
+        trapped = ", GiftTRAPped" if gift["trapped"] else ""
+        who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        items.append(f"{who} the {gift['name']} from space {gift['space']} ({token}{trapped})")
+    earlier = len(revealed) - len(items)
+    head = f"Unwrapped, the latest {len(items)} of {len(revealed)}: " if earlier else "Unwrapped: "
+    return fit_alt(head, items)
+
+
+def reveal_picture(view: GiftTrapView) -> Picture:
+    """The reveal so far on the public table: what each gift was and the token it met."""
+    return Picture(reveal_png(view["revealed"], view["price"] or ""), reveal_alt(view["revealed"]))
+
+
+def tokens_png(tokens: Sequence[Token]) -> bytes:
+    """Tokens as chips in a row (the ones still to place, or a seat's whole set)."""
+    r = 26
+    width = 2 * PAD + max(1, len(tokens)) * (2 * r + GAP)
+    image = Image.new("RGB", (width, 2 * PAD + 2 * r), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for i, token in enumerate(tokens):
+        _token(draw, token, PAD + r + i * (2 * r + GAP), PAD + r, r)
+    return encode(image)
+
+
+def tokens_alt(tokens: Sequence[Token]) -> str:
+    if not tokens:
+        return "No tokens left to place."
+    return "Tokens: " + ", ".join(TOKEN_LABELS[t] for t in tokens) + "."
+
+
+def tokens_picture(tokens: Sequence[Token]) -> Picture:
+    return Picture(tokens_png(tokens), tokens_alt(tokens))
+
+
+def palette() -> dict[str, tuple[RGB, str, str]]:
+    """For the colour-vision test: the tokens' colours, points and shapes."""
+    out = {TOKEN_LABELS[t]: (fill, points, shape) for t, (fill, _, points, shape) in TOKEN_FACES.items()}
+    fill, _, points, shape = NO_MATCH_FACE
+    return out | {NO_MATCH_LABEL: (fill, points, shape)}
+
+
+def pack_palette() -> dict[str, tuple[RGB, str, str]]:
+    return {"$" * p: (fill, "$" * p, "square") for p, fill in PACK_FILLS.items()}

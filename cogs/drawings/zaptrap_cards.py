@@ -1,0 +1,228 @@
+"""Zap or Trap's card faces (our own aliens, the doubles and the specials; the kemps preset's plain
+cards), a seat's hand and the four face-up table cards, as pictures with alt text.
+
+A species has a colour, a body shape, a number of eyes and its number and initial in the corner
+("3 M" is species 3, the Mookah; a double says "3+4"), so two species never differ by colour alone.
+Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from PIL import ImageDraw
+
+from cogs.drawings.cards import RGB, Art, Face, Picture, draw_shape, fit_alt, hand_image, row_image
+from rules.zaptrap.cards import (
+    ALIENS,
+    SUIT_NAMES,
+    card_name,
+    special_kind,
+    species_shown,
+)
+from rules.zaptrap.views import ZapTrapView
+
+# Species 1..13: colours picked to stay at least ΔE 19 apart under every simulated colour blindness
+# (a farthest-point search over the sRGB cube; tests/drawings/test_colour_vision.py checks them).
+SPECIES_COLOURS: tuple[RGB, ...] = (
+    (255, 255, 255),
+    (0, 0, 0),
+    (255, 102, 0),
+    (153, 0, 204),
+    (0, 153, 153),
+    (102, 255, 153),
+    (204, 153, 255),
+    (102, 51, 0),
+    (0, 51, 102),
+    (0, 0, 255),
+    (255, 204, 0),
+    (153, 102, 51),
+    (153, 204, 204),
+)
+SPECIES_SHAPES = (
+    "circle", "triangle", "square", "diamond", "hexagon", "pentagon", "octagon",
+    "star", "star4", "heart", "moon", "drop", "down",
+)  # fmt: skip
+# The specials: fill, ink, corner letters, shape.
+# Their colours continue the same search, so they stay ΔE 22 from every species and each other.
+SPECIAL_FACES: dict[str, tuple[RGB, RGB, str, str, str]] = {
+    "XZZ": ((85, 68, 68), (255, 204, 0), "ZZ", "bolt", "Zip Zap"),
+    "XBF": ((136, 153, 119), (0, 0, 0), "BF", "ring", "Be Free"),
+    "XDM": ((68, 0, 136), (255, 255, 255), "DM", "cross", "Mission"),
+}
+# The kemps preset: plain cards, ranks and suits. Suit letter and shape carry the suit.
+KEMPS_SUITS: tuple[tuple[str, str, RGB], ...] = (
+    ("S", "triangle", (20, 20, 20)),
+    ("H", "heart", (200, 0, 0)),
+    ("D", "diamond", (200, 0, 0)),
+    ("C", "plus", (20, 20, 20)),
+    ("5", "circle", (0, 51, 102)),
+    ("6", "square", (0, 51, 102)),
+    ("7", "star", (0, 51, 102)),
+    ("8", "hexagon", (0, 51, 102)),
+)
+RANK_MARKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _ink(fill: RGB) -> RGB:
+    # Black on light cards, white on dark ones (relative luminance, roughly).
+    light = 0.2126 * fill[0] + 0.7152 * fill[1] + 0.0722 * fill[2]
+    return (0, 0, 0) if light > 120 else (255, 255, 255)
+
+
+def _alien(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, species: int, ink: RGB, fill: RGB
+) -> None:
+    """Our alien: a body in the species' shape, one to three eyes and two feelers."""
+    draw.line([(cx - r * 0.4, cy - r * 0.6), (cx - r * 0.7, cy - r * 1.35)], fill=ink, width=2)
+    draw.line([(cx + r * 0.4, cy - r * 0.6), (cx + r * 0.7, cy - r * 1.35)], fill=ink, width=2)
+    for fx in (-0.7, 0.7):
+        draw.ellipse([cx + fx * r - 3, cy - r * 1.35 - 3, cx + fx * r + 3, cy - r * 1.35 + 3], fill=ink)
+    draw_shape(draw, SPECIES_SHAPES[(species - 1) % len(SPECIES_SHAPES)], cx, cy, r, ink)
+    eyes = (species - 1) % 3 + 1
+    e = max(2.5, r * 0.2)
+    for i in range(eyes):
+        ex = cx + (i - (eyes - 1) / 2) * e * 2.6
+        draw.ellipse([ex - e, cy - e - r * 0.1, ex + e, cy + e - r * 0.1], fill=fill)
+        draw.ellipse([ex - e / 2, cy - e / 2 - r * 0.1, ex + e / 2, cy + e / 2 - r * 0.1], fill=ink)
+
+
+def _mark(species: int) -> str:
+    """The corner mark: number and initial, spaced so that Oozel's "12 O" never reads as 120."""
+    return f"{species} {ALIENS[species - 1][0]}"
+
+
+def _species_colour(species: int) -> RGB:
+    return SPECIES_COLOURS[(species - 1) % len(SPECIES_COLOURS)]
+
+
+def _single_art(species: int) -> Art:
+    def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
+        x0, y0, x1, _ = box
+        _alien(draw, (x0 + x1) / 2, y0 + 32, 17, species, face.ink, face.fill)
+
+    return art
+
+
+def _double_art(low: int, high: int) -> Art:
+    def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
+        x0, y0, x1, y1 = box
+        mid = (x0 + x1) // 2
+        other = _species_colour(high)
+        draw.rectangle([mid, y0, x1, y1], fill=other, outline=(0, 0, 0))
+        draw.line([mid, y0, mid, y1], fill=(0, 0, 0), width=2)
+        cy = (y0 + y1) / 2 + 6
+        _alien(draw, (x0 + mid) / 2, cy, 11, low, face.ink, face.fill)
+        _alien(draw, (mid + x1) / 2, cy, 11, high, _ink(other), other)
+
+    return art
+
+
+def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
+    """The face of a card code ("3a", "D3", "XDM", or a kemps card "12b")."""
+    kind = special_kind(code)
+    if kind is not None:
+        fill, ink, letters, shape, caption = SPECIAL_FACES[kind]
+        return Face(fill, ink, letters, "", shape, caption=caption)
+    shown = species_shown(code, species_count)
+    if len(shown) == 2:
+        low, high = shown
+        fill = _species_colour(low)
+        corner = f"{low}+{high}"
+        art = _double_art(low, high)
+        return Face(fill, _ink(fill), corner, "", "circle", art=art)
+    species = shown[0]
+    if preset == "kemps":
+        copy = "abcdefgh".index(code[-1])
+        letter, shape, ink = KEMPS_SUITS[copy % len(KEMPS_SUITS)]
+        rank = RANK_MARKS[species - 1]
+        # Suits past the fourth (more copies than a pack has suits) are numbered: "7/5".
+        corner = f"{rank}{letter}" if letter.isalpha() else f"{rank}/{letter}"
+        return Face((250, 250, 245), ink, corner, rank, shape)
+    fill = _species_colour(species)
+    name = ALIENS[species - 1]
+    return Face(fill, _ink(fill), _mark(species), "", "circle", caption=name, art=_single_art(species))
+
+
+def _name(code: str, preset: str, species_count: int) -> str:
+    return card_name(code, preset, species_count)
+
+
+def hand_png(
+    cards: Sequence[str],
+    playable: Collection[str] | None = None,
+    *,
+    preset: str = "zaptrap",
+    species: int = 10,
+) -> bytes:
+    """The hand in the order given; ``playable`` the cards that may be swapped now (None: no marks)."""
+    marks = [None if playable is None else c in playable for c in cards]
+    return hand_image([face(c, preset, species) for c in cards], marks)
+
+
+def hand_alt(
+    cards: Sequence[str],
+    playable: Collection[str] | None = None,
+    *,
+    preset: str = "zaptrap",
+    species: int = 10,
+) -> str:
+    if not cards:
+        return "Your hand is empty."
+    items = [
+        _name(c, preset, species) + (" (can swap)" if playable is not None and c in playable else "")
+        for c in cards
+    ]
+    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+    return fit_alt(f"Your hand, {count}: ", items)
+
+
+def hand_picture(
+    cards: Sequence[str],
+    playable: Collection[str] | None = None,
+    *,
+    preset: str = "zaptrap",
+    species: int = 10,
+) -> Picture:
+    return Picture(
+        hand_png(cards, playable, preset=preset, species=species),
+        hand_alt(cards, playable, preset=preset, species=species),
+    )
+
+
+def table_png(view: ZapTrapView) -> bytes:
+    """The four face-up cards in the middle of the table (an empty slot outside play)."""
+    return row_image([face(c, view["preset"], view["species"]) for c in view["table"]])
+
+
+def table_alt(view: ZapTrapView) -> str:
+    cards = view["table"]
+    if not cards:
+        return "No cards face up on the table."
+    names = [_name(c, view["preset"], view["species"]) for c in cards]
+    return fit_alt(f"Face up on the table, {len(cards)} cards: ", names)
+
+
+def table_picture(view: ZapTrapView) -> Picture:
+    return Picture(table_png(view), table_alt(view))
+
+
+def palette() -> dict[str, tuple[RGB, str, str]]:
+    """For the colour-vision test: each species' colour, corner letters and shape."""
+    out = {
+        ALIENS[s - 1]: (_species_colour(s), _mark(s), SPECIES_SHAPES[s - 1])
+        for s in range(1, len(ALIENS) + 1)
+    }
+    return out | {
+        caption: (fill, letters, shape) for fill, _, letters, shape, caption in SPECIAL_FACES.values()
+    }
+
+
+def kemps_palette() -> dict[str, tuple[RGB, str, str]]:
+    return {
+        (SUIT_NAMES[i] if i < len(SUIT_NAMES) else f"suit {i + 1}"): (ink, letter, shape)
+        for i, (letter, shape, ink) in enumerate(KEMPS_SUITS)
+    }
+
+
+__all__ = ["face", "hand_alt", "hand_picture", "hand_png", "table_alt", "table_picture", "table_png"]

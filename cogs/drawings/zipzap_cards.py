@@ -1,0 +1,124 @@
+"""Zip Zap's card faces, a seat's hand and the pile's top cards as pictures with alt text.
+
+Each suit has a colour, a letter (R G B Y, W for wild) and a shape (circle, triangle, square,
+diamond, star), so red 4 and green 4 differ for everyone. The Zap card is black with a bolt and
+says ZAP. Pure functions of card codes (rules/zipzap/cards.py) and the typed view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from cogs.drawings.cards import RGB, Face, Picture, fit_alt, hand_image, row_image
+from rules.zipzap.cards import SUIT_NAMES, card_name, is_zap, number_of, suit_of
+from rules.zipzap.views import ZipZapView
+
+# meaning -> (fill, ink, letter, shape). Okabe & Ito's colour-blind-safe hues, checked under
+# simulated colour blindness in tests/drawings/test_colour_vision.py.
+SUITS: dict[str, tuple[RGB, RGB, str, str]] = {
+    "R": ((213, 94, 0), (255, 255, 255), "R", "circle"),
+    "G": ((0, 158, 115), (0, 0, 0), "G", "triangle"),
+    "B": ((0, 90, 160), (255, 255, 255), "B", "square"),
+    "Y": ((240, 228, 66), (0, 0, 0), "Y", "diamond"),
+    "W": ((250, 250, 250), (0, 0, 0), "W", "star"),
+    "Z": ((25, 25, 25), (240, 228, 66), "Z", "bolt"),
+}
+PILE_SHOWN = 4  # the top card and the three under it: enough to see the run
+
+
+def face(code: str) -> Face:
+    """The face of a card code ("R4", "W10", "Z2")."""
+    if is_zap(code):
+        fill, ink, letter, shape = SUITS["Z"]
+        return Face(fill, ink, letter, "ZAP", shape)
+    fill, ink, letter, shape = SUITS[suit_of(code)]
+    number = str(number_of(code))
+    stripes = tuple(SUITS[s][0] for s in "RGBY") if suit_of(code) == "W" else ()
+    # A wild card's bands would swallow the number: its number sits on a white badge instead.
+    return Face(fill, ink, f"{letter}{number}", number, shape, stripes=stripes)
+
+
+def _marks(cards: Sequence[str], playable: Collection[str] | None) -> list[bool | None]:
+    return [None if playable is None else card in playable for card in cards]
+
+
+def hand_png(cards: Sequence[str], playable: Collection[str] | None = None) -> bytes:
+    """The hand in the order given; ``playable`` the codes that may be played now (None: not your
+    turn, no marks). The Zap card is playable when "Z" or its own code is listed."""
+    marks = _marks(cards, _with_zap(cards, playable))
+    return hand_image([face(c) for c in cards], marks)
+
+
+def _with_zap(cards: Sequence[str], playable: Collection[str] | None) -> Collection[str] | None:
+    # Legal actions write the Zap card as "Z" (and "R4+Z" for play-and-Zap).
+    if playable is None:
+        return None
+    names = {p.split("+")[0] for p in playable} | (
+        {"Z"} if any(p.endswith("+Z") for p in playable) else set()
+    )
+    return names | {c for c in cards if is_zap(c) and "Z" in names}
+
+
+def hand_alt(cards: Sequence[str], playable: Collection[str] | None = None) -> str:
+    """ "Your hand, 7 cards: red 4 (playable), green 9, … ." """
+    marked = _with_zap(cards, playable)
+    items = [card_name(c) + (" (playable)" if marked is not None and c in marked else "") for c in cards]
+    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+    if not cards:
+        return "Your hand is empty."
+    note = ""
+    if marked is not None and not any(c in marked for c in cards):
+        note = "None can be played now."
+    return fit_alt(f"Your hand, {count}: ", items, tail=note)
+
+
+def hand_picture(cards: Sequence[str], playable: Collection[str] | None = None) -> Picture:
+    return Picture(hand_png(cards, playable), hand_alt(cards, playable))
+
+
+def _pile(view: ZipZapView) -> list[str]:
+    return list(view["played"][-PILE_SHOWN:])
+
+
+def table_png(view: ZipZapView) -> bytes:
+    """The top of the pile: up to four cards, oldest left, the top card last and labelled."""
+    pile = _pile(view)
+    labels = [""] * (len(pile) - 1) + ["top"] if pile else []
+    return row_image([face(c) for c in pile], labels=labels)
+
+
+def table_alt(view: ZipZapView) -> str:
+    pile = _pile(view)
+    if not pile:
+        return "The pile is empty: no card has been played this round."
+    top = f"Top of the pile: {card_name(pile[-1])}."
+    if view["top"] is None or pile[-1] != view["top"]:
+        top = f"Last card played: {card_name(pile[-1])}."
+    under = [card_name(c) for c in reversed(pile[:-1])]
+    more = len(view["played"]) - len(pile)
+    text = top + (f" Under it: {', '.join(under)}." if under else "")
+    return text + (f" {more} more below." if more > 0 else "")
+
+
+def table_picture(view: ZipZapView) -> Picture:
+    return Picture(table_png(view), table_alt(view))
+
+
+def top_png(view: ZipZapView) -> bytes:
+    """The top card alone, small enough for a Thumbnail beside the table's text."""
+    return row_image([face(view["top"])] if view["top"] else [])
+
+
+def top_alt(view: ZipZapView) -> str:
+    if view["top"] is None:
+        return "No card on the pile yet."
+    return f"Top of the pile: {card_name(view['top'])}."
+
+
+def top_picture(view: ZipZapView) -> Picture:
+    return Picture(top_png(view), top_alt(view))
+
+
+def palette() -> dict[str, tuple[RGB, str, str]]:
+    """For the colour-vision test: each meaning's colour, letter and shape."""
+    return {SUIT_NAMES.get(k, "Zap"): (fill, letter, shape) for k, (fill, _, letter, shape) in SUITS.items()}
