@@ -9,10 +9,11 @@ answers with the same (action, reaction time) the player would give on the loop 
 
 The pool is created on first use (most bots never host a slow computer), sized to leave one core
 to the event loop, and shut down by ``Thinker.shutdown`` (the referee's shutdown) or, for a pool
-nobody shut down (a test's bot that is never closed), at interpreter exit. It heals: a pool that
-failed to start or whose worker died is replaced on the next decision, and a decision that
-cannot be thought out in time plays ``fallback``'s legal move. Workers leave Ctrl-C to the bot,
-and exit on their own if the bot is killed (``_worker_started``).
+nobody shut down (a test's bot that is never closed), at interpreter exit. It heals: a pool whose
+worker died is replaced on the next decision, one that failed to start is tried again after a
+backoff (1 s doubling to a minute), and a decision that cannot be thought out in time plays
+``fallback``'s legal move. Workers leave Ctrl-C to the bot, and exit on their own if the bot is
+killed (``_worker_started``).
 
 Nothing here imports discord: the workers import this module and ``rules`` only.
 """
@@ -28,6 +29,7 @@ import os
 import random
 import signal
 import threading
+import time
 import weakref
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +45,12 @@ log = logging.getLogger(__name__)
 # the same seeded generator instead, so a stuck worker never stalls a table. Trap's hard level
 # stops its own search by a node budget well inside it (p99 about 0.75 s on a busy 2-core machine).
 THINK_BUDGET_SECONDS = 10.0
+# After a failed start (out of processes, out of memory), the next start waits this long (real
+# seconds), doubling to the cap while starts keep failing: a host in trouble is not asked for
+# fresh processes at every decision of every table. Decisions meanwhile play ``fallback``.
+START_RETRY_SECONDS = 1.0
+START_RETRY_CAP_SECONDS = 60.0
+_clock = time.monotonic  # the backoff's clock (a test moves its own)
 
 Decision = tuple[str | None, float]
 PlayerKey = tuple[str, str, tuple[tuple[str, Any], ...]]
@@ -101,6 +109,10 @@ class Thinker:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
         self.closed = False
+        # After failed starts: when the next start may be tried (``_clock``), and the wait
+        # after the next failure.
+        self._retry_at = 0.0
+        self._retry_wait = START_RETRY_SECONDS
 
     @property
     def started(self) -> bool:
@@ -112,6 +124,8 @@ class Thinker:
             if self.closed:
                 raise ThinkerClosed("the thinker is shut down")
             starting = self._starting
+            if starting is None and (wait := self._retry_at - _clock()) > 0:
+                raise PoolUnavailable(f"the thinking pool failed to start; it is tried again in {wait:.0f} s")
             if starting is None:
                 # Starting processes takes tens of milliseconds: do it in a thread, not on the
                 # loop. In an empty context, so nothing of the caller's (a test harness's
@@ -145,8 +159,14 @@ class Thinker:
             return
         error = starting.exception()
         if error is not None:
-            log.warning("the thinking pool could not start; the next decision tries again", exc_info=error)
+            wait = self._retry_wait
+            self._retry_at = _clock() + wait
+            self._retry_wait = min(wait * 2, START_RETRY_CAP_SECONDS)
+            log.warning(
+                "the thinking pool could not start; it is tried again in %.0f s", wait, exc_info=error
+            )
             return
+        self._retry_wait = START_RETRY_SECONDS
         pool = starting.result()
         if self.closed or self._pool is not None:
             _stop(pool)

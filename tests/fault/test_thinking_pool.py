@@ -186,6 +186,8 @@ async def test_a_pool_that_fails_to_start_falls_back_then_starts_afresh(
     was ever booked ("0 == 3" after the loop gave up)."""
     env, referee = simcord_env, simcord_bot.referee
     starts = _count_starts(monkeypatch, fail_first=True)
+    monkeypatch.setattr(thinking, "START_RETRY_SECONDS", 0.0)  # the backoff has a test of its own
+    referee.thinker._retry_wait = 0.0
     t, table = await _hard_table(env, simcord_bot)
     for _ in range(12):
         if len(await _computer_moves(simcord_bot, table)) >= 3:
@@ -199,6 +201,50 @@ async def test_a_pool_that_fails_to_start_falls_back_then_starts_afresh(
     assert [p for p, _, _ in later] == [s for _, s, _ in later], "later decisions were thought out"
     assert len(starts) == 2 and referee.thinker.started, "a fresh pool on the next decision, kept"
     assert not env.errors
+
+
+async def test_a_pool_that_keeps_failing_to_start_is_tried_again_only_after_a_growing_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the pool cannot start (the host is out of processes), decisions fall back at once and
+    a start is tried again only after 1 s, then 2 s, 4 s… (real time, here a clock the test moves),
+    and once it starts the wait is forgotten.
+
+    Seen to fail with the backoff removed (``_retry_at`` never set): every one of the ten
+    decisions inside the first second tried a start ("assert 10 == 1")."""
+    now = [1000.0]
+    monkeypatch.setattr(thinking, "_clock", lambda: now[0])
+    failing = [True]
+    starts: list[int] = []
+    real = thinking._started_pool
+
+    def started(workers: int) -> Any:
+        starts.append(workers)
+        if failing[0]:
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        return real(workers)
+
+    monkeypatch.setattr(thinking, "_started_pool", started)
+    thinker = thinking.Thinker(workers=1)
+    state = Trap().new_game(2, Trap().parse_options({}), 1)
+    view, legal = state.view(0), state.legal_actions(0)
+    try:
+        for _ in range(10):
+            assert await thinker.decide("trap", "easy", {}, view, legal, "s") == thinking.fallback(legal, "s")
+        assert len(starts) == 1, "one start in the first second"
+        now[0] += 1.01
+        await thinker.decide("trap", "easy", {}, view, legal, "s")
+        assert len(starts) == 2, "tried again after 1 s"
+        now[0] += 1.5
+        await thinker.decide("trap", "easy", {}, view, legal, "s")
+        assert len(starts) == 2, "the second wait is 2 s"
+        now[0] += 0.6
+        failing[0] = False
+        await thinker.decide("trap", "easy", {}, view, legal, "s")
+        assert len(starts) == 3 and thinker.started, "started after 2 s"
+        assert thinker._retry_wait == thinking.START_RETRY_SECONDS, "the wait is forgotten once it starts"
+    finally:
+        thinker.shutdown()
 
 
 async def test_a_decision_no_worker_survives_is_tried_in_one_fresh_pool_then_falls_back(
