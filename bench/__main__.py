@@ -127,6 +127,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--shards2-tables", type=int, help="tables in all, split between the processes (default 60, quick 20)"
     )
     g.add_argument("--shards2-seconds", type=int, help="virtual seconds of play (default 20, quick 6)")
+    g.add_argument(
+        "--shards2-settle-timeout",
+        type=float,
+        default=60.0,
+        help="SimCord settle_timeout in the bot processes, real s (default %(default)s: with 600 the"
+        " one-process bot, an AutoShardedBot in a child process, was seen to hang at its first slash"
+        " command for over 10 minutes; not understood, see bench/README.md)",
+    )
     g.add_argument("--shards2-runs", type=int, help="runs, each one process and two (default 3, quick 2)")
     args = p.parse_args(argv)
     parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
@@ -292,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                 burst=args.burst,
                 step=args.step,
                 runs=args.shards2_runs,
-                settle_timeout=args.settle_timeout,
+                settle_timeout=args.shards2_settle_timeout,
                 progress=progress,
                 database_url=args.database_url,
             )

@@ -517,10 +517,13 @@ async def scenario(
                 options = dict(drv.options)
                 if _has_option(bot, f"{t.key} new", "seats"):  # Trap is always two: no such option
                     options["seats"] = drv.seats(get_game(t.key))
+                if t is live[0]:
+                    progress("  opening the tables")
                 await t.host.slash(t.channel, f"{t.key} new", **options)
                 t.lobby = t.channel.last_message
                 t.table_id = _table_id(t.lobby)
             joins = [(p.actor, t.lobby, f"gt:{t.table_id}:join", None) for t in live for p in t.people[1:]]
+            progress(f"  {len(live)} lobbies open")
             await _burst(env, probe, joins, burst)
             cpus = []
             for t in live:

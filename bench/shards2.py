@@ -53,9 +53,13 @@ def guilds_of(shard: int) -> list[int]:
 def child(config: dict[str, Any]) -> int:
     """One bot process: open the tables, say READY, wait for GO on stdin, play, print the result."""
     import asyncio
+    import faulthandler
     import logging
 
     from bench import e2e
+
+    # `kill -USR1 <pid>` writes every thread's stack to the process's log: a stuck run shows where.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     logging.getLogger("alembic").setLevel(logging.WARNING)
     ids = tuple(config["shard_ids"])
@@ -70,8 +74,15 @@ def child(config: dict[str, Any]) -> int:
         if line.strip() != "GO":
             raise SystemExit("the bench went away before the play phase")
 
-    result = asyncio.run(
-        e2e.scenario(
+    def tasks() -> None:
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=40, file=sys.stderr)
+        sys.stderr.flush()
+
+    async def main() -> dict[str, Any]:
+        # `kill -USR2 <pid>`: every task's stack, for a run that waits forever on something.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, tasks)
+        return await e2e.scenario(
             database=Path(os.devnull),
             tables=config["tables"],
             rounds=config["seconds"],
@@ -88,7 +99,8 @@ def child(config: dict[str, Any]) -> int:
             before_play=ready,
             raw_clicks=True,
         )
-    )
+
+    result = asyncio.run(main())
     print("RESULT " + json.dumps(result, default=str), flush=True)
     return 0
 
@@ -212,6 +224,13 @@ def play(
         "click_committed_p50_ms": None if p50 is None else round(p50 * 1000, 1),
         "click_committed_p99_ms": None if p99 is None else round(p99 * 1000, 1),
         "bot_cpu_s": [r["play_cpu_s"] for r in results],
+        # What an action costs in CPU, bots and server together: with the cores to ourselves, the
+        # processes could go no faster than cores ÷ this (one process: one core for the bot).
+        "bot_cpu_ms_per_action": round(sum(r["play_cpu_s"] for r in results) / actions * 1000, 2)
+        if actions
+        else None,
+        "postgres_cpu_ms_per_action": round((pg1 - pg0) / actions * 1000, 2) if actions else None,
+        "bot_cores_used": round(sum(r["play_cpu_s"] for r in results) / wall, 2) if wall else None,
         "postgres_cpu_s": round(pg1 - pg0, 2),
         # Of all the machine's cores during play (1.0 = every core busy all the time).
         "machine_busy": round((busy1 - busy0) / (total1 - total0), 3) if total1 > total0 else None,
@@ -268,6 +287,7 @@ def run(
         "burst": burst,
         "games": GAMES,
     }
+
     def stop(_signal: int, _frame: Any) -> None:
         raise SystemExit("shards2: stopped")  # unwinds: the bot processes and the server stop
 
@@ -334,6 +354,10 @@ def run(
         "one.click_committed_p99_ms": _spread(values(("one", "click_committed_p99_ms"))),
         "two.click_committed_p99_ms": _spread(values(("two", "click_committed_p99_ms"))),
         "one.machine_busy": _spread(values(("one", "machine_busy"))),
+        "one.bot_cores_used": _spread(values(("one", "bot_cores_used"))),
+        "two.bot_cores_used": _spread(values(("two", "bot_cores_used"))),
+        "one.bot_cpu_ms_per_action": _spread(values(("one", "bot_cpu_ms_per_action"))),
+        "two.bot_cpu_ms_per_action": _spread(values(("two", "bot_cpu_ms_per_action"))),
         "two.machine_busy": _spread(values(("two", "machine_busy"))),
     }
     return out
@@ -350,13 +374,18 @@ def _fmt(entry: dict[str, float] | None, digits: int = 1) -> str:
 def tables(result: dict[str, Any]) -> list[Table]:
     t = Table(
         "Two processes on one PostgreSQL vs one process, SHARD_COUNT=2 — median [min–max] over the runs",
-        ["processes", "actions/s", "committed p99 ms", "machine busy"],
+        ["processes", "actions/s", "committed p99 ms", "bot cores used", "bot CPU ms/action", "machine busy"],
     )
     s = result["spread"]
-    t.add("1 (SHARD_IDS=0,1)", _fmt(s["one.actions_per_s"]), _fmt(s["one.click_committed_p99_ms"]),
-          _fmt(s["one.machine_busy"], 2))  # fmt: skip
-    t.add("2 (SHARD_IDS=0 | 1)", _fmt(s["two.actions_per_s"]), _fmt(s["two.click_committed_p99_ms"]),
-          _fmt(s["two.machine_busy"], 2))  # fmt: skip
+    for label, mode in (("1 (SHARD_IDS=0,1)", "one"), ("2 (SHARD_IDS=0 | 1)", "two")):
+        t.add(
+            label,
+            _fmt(s[f"{mode}.actions_per_s"]),
+            _fmt(s[f"{mode}.click_committed_p99_ms"]),
+            _fmt(s[f"{mode}.bot_cores_used"], 2),
+            _fmt(s[f"{mode}.bot_cpu_ms_per_action"], 2),
+            _fmt(s[f"{mode}.machine_busy"], 2),
+        )
     t.notes.append(f"two processes ÷ one: {_fmt(s['speedup'], 2)} × the actions/s")
     for i, entry in enumerate(result["runs"], 1):
         parts = []
@@ -377,7 +406,8 @@ def tables(result: dict[str, Any]) -> list[Table]:
         f"PostgreSQL {result.get('postgres')}, {result['tables']} Zip Zap tables in all,"
         f" {result['virtual_s']} virtual s, people click every {result['click_every_s']} s"
         f" in bursts of {result['burst']};"
-        " machine busy = share of all cores busy during play (/proc/stat), everyone's work included"
+        " bot cores used = the bot processes' CPU s per wall s of play; machine busy = share of all"
+        " cores busy during play (/proc/stat), everyone's work included"
     )
     return [t]
 
