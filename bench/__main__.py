@@ -10,7 +10,7 @@
 
 Prints a table and writes bench/results/latest.json:
 {"commit", "python", "machine", "run_s", "config",
- "results": {"engines", "e2e", "resume", "memory", "compare"}}.
+ "results": {"engines", "e2e", "resume", "memory", "compare", "shards2"}}.
 """
 
 from __future__ import annotations
