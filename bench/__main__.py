@@ -3,12 +3,14 @@
     python -m bench                      # everything, a few minutes on two cores
     python -m bench --quick              # a scaled-down smoke run (well under a minute or two)
     python -m bench --only engines       # one part: engines, e2e, stall, resume, memory, cards (comma list)
+    python -m bench --only shards2       # two bot processes on one PostgreSQL against one (not in
+                                         # the default run: it needs PostgreSQL, see bench/README.md)
     python -m bench --compare HEAD~1     # also the engine figures of another commit, as ratios
     python -m bench --json -             # JSON to stdout (the table goes to stderr)
 
 Prints a table and writes bench/results/latest.json:
 {"commit", "python", "machine", "run_s", "config",
- "results": {"engines", "e2e", "resume", "memory", "cards", "compare"}}.
+ "results": {"engines", "e2e", "resume", "memory", "cards", "compare", "shards2"}}.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
 PARTS = ("engines", "e2e", "stall", "resume", "memory", "cards")
+# Run only when named with --only: it needs PostgreSQL (a server it starts, or --database-url).
+OPTIONAL_PARTS = ("shards2",)
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -117,11 +121,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     g.add_argument(
         "--card-draws", type=int, help="draws per picture per run for the draw times (default 20, quick 5)"
     )
+    g = p.add_argument_group("two processes on PostgreSQL (--only shards2)")
+    g.add_argument(
+        "--database-url",
+        help="a PostgreSQL server to use (postgresql+asyncpg://…; the user needs CREATEDB: each run"
+        " creates and drops a database of its own); default: start a throwaway server on 127.0.0.1",
+    )
+    g.add_argument(
+        "--shards2-tables", type=int, help="tables in all, split between the processes (default 60, quick 20)"
+    )
+    g.add_argument("--shards2-seconds", type=int, help="virtual seconds of play (default 20, quick 6)")
+    g.add_argument(
+        "--shards2-settle-timeout",
+        type=float,
+        default=60.0,
+        help="SimCord settle_timeout in the bot processes, real s (default %(default)s: with 600 the"
+        " one-process bot, an AutoShardedBot in a child process, was seen to hang at its first slash"
+        " command for over 10 minutes; not understood, see bench/README.md)",
+    )
+    g.add_argument("--shards2-runs", type=int, help="runs, each one process and two (default 3, quick 2)")
     args = p.parse_args(argv)
     parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
-    unknown = [x for x in parts if x not in PARTS]
+    unknown = [x for x in parts if x not in PARTS + OPTIONAL_PARTS]
     if unknown:
-        p.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
+        p.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS + OPTIONAL_PARTS)}")
     args.parts = parts
     q = args.quick
     args.engine_seconds = args.engine_seconds if args.engine_seconds is not None else (1.0 if q else 5.0)
@@ -141,6 +164,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.memory_tables = args.memory_tables or (200 if q else 1000)
     args.db_actions = args.db_actions or (200 if q else 1000)
     args.card_draws = args.card_draws or (5 if q else 20)
+    args.shards2_tables = args.shards2_tables or (20 if q else 60)
+    args.shards2_seconds = args.shards2_seconds or (6 if q else 20)
+    args.shards2_runs = args.shards2_runs or (2 if q else 3)
     return args
 
 
@@ -175,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
             "resume_sizes": args.resume_sizes,
             "memory_tables": args.memory_tables,
             "db_actions": args.db_actions,
+            "shards2": {
+                "tables": args.shards2_tables,
+                "virtual_s": args.shards2_seconds,
+                "runs": args.shards2_runs,
+                "database_url": "given" if args.database_url else "throwaway server",
+            },
         },
         "results": {},
     }
@@ -270,6 +302,23 @@ def main(argv: list[str] | None = None) -> int:
             )
             printed += cards.tables(results["cards"])
             lap("cards")
+        if "shards2" in args.parts:
+            from bench import shards2
+
+            results["shards2"] = shards2.run(
+                workdir=tmp,
+                tables=args.shards2_tables,
+                seconds=args.shards2_seconds,
+                click_every=1,
+                burst=args.burst,
+                step=args.step,
+                runs=args.shards2_runs,
+                settle_timeout=args.shards2_settle_timeout,
+                progress=progress,
+                database_url=args.database_url,
+            )
+            printed += shards2.tables(results["shards2"])
+            lap("shards2")
     if args.compare:
         from bench import compare
 

@@ -24,7 +24,7 @@ import re
 import statistics
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -444,7 +444,18 @@ async def scenario(
     clicking: int,
     driver: GameDriver | None = None,
     cpu_profile: float | None = None,
+    url: str | None = None,
+    shards: tuple[int, tuple[int, ...]] = (1, (0,)),
+    guild_ids: Sequence[int] = (),
+    before_play: Callable[[], Awaitable[None]] | None = None,
+    raw_clicks: bool = False,
 ) -> dict[str, Any]:
+    """One scenario. By default a fresh SQLite file (``database``), one process with every shard,
+    one guild. The two-process bench (bench/shards2.py) passes ``url`` (a database its caller has
+    migrated), ``shards`` (SHARD_COUNT and this process's SHARD_IDS), ``guild_ids`` (guilds on
+    those shards; tables go round them) and ``before_play`` (awaited once every table is open,
+    so that processes start their play phases together); ``raw_clicks`` keeps every committed
+    click's time, so several processes' p99 can be taken over all their clicks."""
     import simcord
 
     from bot import Settings, create_bot
@@ -454,9 +465,19 @@ async def scenario(
     def driver_for(key: str) -> GameDriver:
         return driver if driver is not None and driver.key == key else DRIVERS.get(key) or GameDriver(key)
 
-    url = sqlite_url(database)
-    await asyncio.to_thread(migrate, url)  # Alembic runs its own event loop: keep it off ours
-    bot = create_bot(Settings(token=None, database_url=url))
+    if url is None:
+        url = sqlite_url(database)
+        await asyncio.to_thread(migrate, url)  # Alembic runs its own event loop: keep it off ours
+    count, ids = shards
+    bot = create_bot(
+        Settings(
+            token=None,
+            database_url=url,
+            shard_count=count,
+            shard_ids=ids,
+            instance=f"bench-{','.join(map(str, ids))}",
+        )
+    )
     wall0 = time.perf_counter()
     undo: list[Callable[[], None]] = []
     try:
@@ -466,11 +487,22 @@ async def scenario(
             skipped = [k for k in games if k not in bot.referee.uis]
             if not available:
                 raise RuntimeError(f"none of the games {games} has a cog loaded in the bot")
-            guild = env.create_guild(name="Bench night")
+            if guild_ids and min(ids):
+                # Each simulated Discord hands out ids from its own virtual clock, and each starts
+                # at the same instant: another process's channels would get the same ids, and the
+                # database (one live table per channel) would refuse the second. Real Discord's ids
+                # are unique everywhere; so, here, a process's timeline starts later by shard.
+                await env.advance_time(300.0 * min(ids))
+            guilds = (
+                [env.create_guild(id=g, name=f"Bench night {g}") for g in guild_ids]
+                if guild_ids
+                else [env.create_guild(name="Bench night")]
+            )
             live: list[LiveTable] = []
             for i in range(tables):
                 key = available[i % len(available)]
                 drv = driver_for(key)
+                guild = guilds[i % len(guilds)]
                 channel = guild.create_text_channel(f"table-{i}")
                 people = [
                     Person(guild.add_member(env.create_user(f"p{i}x{j}")), dm=j >= drv.people - drv.dm)
@@ -485,10 +517,13 @@ async def scenario(
                 options = dict(drv.options)
                 if _has_option(bot, f"{t.key} new", "seats"):  # Trap is always two: no such option
                     options["seats"] = drv.seats(get_game(t.key))
+                if t is live[0]:
+                    progress("  opening the tables")
                 await t.host.slash(t.channel, f"{t.key} new", **options)
                 t.lobby = t.channel.last_message
                 t.table_id = _table_id(t.lobby)
             joins = [(p.actor, t.lobby, f"gt:{t.table_id}:join", None) for t in live for p in t.people[1:]]
+            progress(f"  {len(live)} lobbies open")
             await _burst(env, probe, joins, burst)
             cpus = []
             for t in live:
@@ -528,7 +563,10 @@ async def scenario(
             forget_transcript(env)
             settled_heap()
             undo.append(gc.unfreeze)
+            if before_play is not None:
+                await before_play()
             play0 = time.perf_counter()
+            play_at, cpu0 = time.time(), time.process_time()
             for r in range(rounds):
                 clicks: list[tuple[Any, Any, str, Callable[[Any], None] | None]] = []
                 if r % click_every == 0:
@@ -547,6 +585,8 @@ async def scenario(
                     elapsed = time.perf_counter() - play0
                     progress(f"  round {r + 1}/{rounds}: {probe.changes - changes0} actions, {elapsed:.0f} s")
             play_s = time.perf_counter() - play0
+            play_cpu_s = time.process_time() - cpu0
+            play_until = time.time()
             profile = sampler.stop() if sampler is not None else None
             for step_back in reversed(undo):
                 step_back()
@@ -576,6 +616,11 @@ async def scenario(
                 "advance_step_s": step,
                 "setup_wall_s": round(setup_s, 2),
                 "play_wall_s": round(play_s, 2),
+                # Wall-clock instants and this process's CPU during play: several processes'
+                # play phases are put together from these (bench/shards2.py).
+                "play_started_at": play_at,
+                "play_ended_at": play_until,
+                "play_cpu_s": round(play_cpu_s, 2),
                 "play_virtual_s": round(virtual_s, 2),
                 "tables_playing_after_setup": started,
                 "tables_finished_during_play": finished,
@@ -613,6 +658,7 @@ async def scenario(
                 if actions
                 else None,
                 "click_committed": summary_ms([c[0] for c in committed]),
+                "click_committed_s": [round(c[0], 6) for c in committed] if raw_clicks else None,
                 "click_refused": summary_ms([c[0] for c in refused]),
                 "click_committed_bot_only": summary_ms([c[0] - c[1] for c in committed]),
                 "click_simcord_share": round(

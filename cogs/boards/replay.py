@@ -87,7 +87,7 @@ def _seat_at(record: RecordedGame, seat: RecordedSeat, step: int) -> SeatInfo:
 
 def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
     """Replay the whole game (for the round and phase marks) and keep the table at ``step``.
-    The log grows as the live table's did (spine.act): a new deal starts it afresh."""
+    The log grows as the live table's did (Table.log_start, Table.log_events)."""
     players = len(record.seats)
     try:
         game = get_game(record.game)
@@ -110,7 +110,7 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
     )
     step = min(max(step, 0), len(record.actions))
     opening: list[Event] = list(getattr(state, "opening_events", None) or [])
-    table.add_log([f"The game begins with {players} players."] + [ui.event_line(table, e) for e in opening])
+    table.log_start(opening, ui.event_line)
     kept: tuple[JSON, list[str]] | None = (state.to_json(), list(table.log)) if step == 0 else None
     marks: list[int] = []
     moment = _moment(state)
@@ -119,11 +119,7 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
             events = state.apply(seat, action)
         except IllegalAction as error:
             raise Unplayable(f"action {index} ({action}): {error.reason}") from error
-        deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        if deal is None:
-            table.add_log([ui.event_line(table, e) for e in events])
-        else:
-            table.add_log([ui.event_line(table, e) for e in events[deal:]], fresh=True)
+        table.log_events(events, ui.event_line)
         now = _moment(state)
         if now != moment:
             marks.append(index)

@@ -217,8 +217,7 @@ class Entry:
         events: list[Event] = list(getattr(state, "opening_events", None) or [])
         draft.state = state
         draft.status = "playing"
-        draft.log = []
-        draft.add_log([f"The game begins with {n} players."] + [self.spine.line(draft, e) for e in events])
+        draft.log_start(events, self.spine.line)
         draft.deadline_at, draft.deadline_action = self.spine.deadline(draft)
         await self.spine.save(table, draft, seats=draft.specs())
         # Timers and computers run whatever Discord says next.

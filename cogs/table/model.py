@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +18,7 @@ from cogs.table.common import escape, plain_name
 from db.models import Game as GameRow
 from db.store import SeatSpec
 from rules import get_game
-from rules.base import Game, State
+from rules.base import Event, Game, State
 
 LOG_LINES = 8  # public events kept for the table message
 
@@ -175,6 +176,24 @@ class Table:
         """Keep the latest public lines; ``fresh`` starts over (a new deal makes old news stale,
         and a card named in last round's news may now sit in someone's hand)."""
         self.log = (([] if fresh else self.log) + lines)[-LOG_LINES:]
+
+    def log_start(self, opening: list[Event], line: Callable[[Table, Event], str]) -> None:
+        """The log of a game that has just begun: the start line and the engine's opening events
+        (its deal and first flip). The live start, and every replay of the game, begin here."""
+        self.log = []
+        self.add_log([f"The game begins with {len(self.seats)} players."] + [line(self, e) for e in opening])
+
+    def log_events(self, events: list[Event], line: Callable[[Table, Event], str]) -> None:
+        """The public lines of one action's events (``line`` words each one, as the game's UI
+        does). A deal among them starts the log afresh from the deal on. The live table, a
+        catch-up by replay and a watched replay all grow their log here, so they read alike."""
+        if events:
+            self.logged_at = self.version
+        deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
+        if deal is None:
+            self.add_log([line(self, e) for e in events])
+        else:
+            self.add_log([line(self, e) for e in events[deal:]], fresh=True)
 
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]

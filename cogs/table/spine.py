@@ -289,13 +289,7 @@ class Spine:
         """One action on a draft: the engine, the public log, the next timer, the results."""
         assert draft.state is not None
         events = draft.state.apply(seat, action)
-        if events:
-            draft.logged_at = draft.version
-        deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        if deal is None:
-            draft.add_log([self.line(draft, e) for e in events])
-        else:
-            draft.add_log([self.line(draft, e) for e in events[deal:]], fresh=True)
+        draft.log_events(events, self.line)
         draft.deadline_at, draft.deadline_action = self.deadline(draft)
         results = None
         if draft.state.is_over():
