@@ -2,7 +2,9 @@
 
     python -m bench                      # everything, a few minutes on two cores
     python -m bench --quick              # a scaled-down smoke run (well under a minute or two)
-    python -m bench --only engines       # one part: engines, e2e, resume or memory (comma list ok)
+    python -m bench --only engines       # one part: engines, e2e, stall, resume, memory, wal (comma list)
+    python -m bench --only wal --pg-url postgresql+asyncpg://postgres@127.0.0.1:PORT/postgres
+                                         # WAL bytes per action per game (PostgreSQL and SQLite)
     python -m bench --compare HEAD~1     # also the engine figures of another commit, as ratios
     python -m bench --json -             # JSON to stdout (the table goes to stderr)
 
@@ -24,7 +26,9 @@ from typing import Any
 
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
-PARTS = ("engines", "e2e", "stall", "resume", "memory")
+PARTS = ("engines", "e2e", "stall", "resume", "memory", "wal")
+# Parts that need something a default run can't assume (wal: a PostgreSQL server): only with --only.
+OPT_IN = ("wal",)
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -113,8 +117,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         help="actions per game committed for database size (default 1000, quick 200)",
     )
+    g = p.add_argument_group("wal per action")
+    g.add_argument(
+        "--pg-url",
+        help="PostgreSQL server for --only wal (postgresql+asyncpg://postgres@127.0.0.1:PORT/postgres);"
+        " the bench CHECKPOINTs it and makes one database per game; without it only SQLite is measured",
+    )
+    g.add_argument("--wal-tables", type=int, default=4, help="tables per game (default %(default)s)")
+    g.add_argument(
+        "--wal-actions", type=int, default=200, help="actions per game in the window (default %(default)s)"
+    )
     args = p.parse_args(argv)
-    parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
+    parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or [
+        x for x in PARTS if x not in OPT_IN
+    ]
     unknown = [x for x in parts if x not in PARTS]
     if unknown:
         p.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
@@ -257,6 +273,21 @@ def main(argv: list[str] | None = None) -> int:
             )
             printed += memory.tables(results["memory"])
             lap("memory")
+        if "wal" in args.parts:
+            from bench import wal
+
+            results["wal"] = wal.run(
+                workdir=tmp,
+                pg_url=args.pg_url,
+                games=[g for g in (args.games or ",".join(wal.GAMES)).split(",") if g],
+                tables=args.wal_tables,
+                actions=args.wal_actions,
+                sqlite_actions=args.wal_actions,
+                settle_timeout=args.settle_timeout,
+                progress=progress,
+            )
+            printed += wal.tables(results["wal"])
+            lap("wal")
     if args.compare:
         from bench import compare
 
