@@ -283,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                 tables=args.wal_tables,
                 actions=args.wal_actions,
                 sqlite_actions=args.wal_actions,
-                settle_timeout=args.settle_timeout,
+                # SimCord's own default: on PostgreSQL the bot's listener connection keeps it from
+                # calling the bot settled at start-up, and a long timeout only waits that out.
+                settle_timeout=5.0,
                 progress=progress,
             )
             printed += wal.tables(results["wal"])
