@@ -71,8 +71,12 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     speed: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
-    # The engine's to_json() after the latest accepted action; None while in the lobby.
+    # The engine's to_json() at version ``state_version`` (the latest snapshot; None while in the
+    # lobby). Not rewritten by every action: the actions after it rebuild the current state
+    # (db/snapshots.py), and Store hands out rows with ``state`` already brought up to date.
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The version ``state`` is of; None (rows written before 0005): the current ``version``.
+    state_version: Mapped[int | None] = mapped_column(Integer)
     # Bumped by every accepted change; buttons carry it so stale clicks are recognised.
     version: Mapped[int] = mapped_column(Integer, default=0)
     # The table message; for a finished game, None once it was deleted (so history links only to

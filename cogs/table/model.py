@@ -77,6 +77,9 @@ class Table:
     seats: list[SeatInfo] = field(default_factory=list)
     state: State[Any] | None = None
     version: int = 0
+    # The version of the latest stored snapshot of ``state`` (db/snapshots.py): the referee
+    # writes the full state again once enough actions have passed since.
+    snapshot_at: int = 0
     table_message_id: int | None = None
     log: list[str] = field(default_factory=list)
     logged_at: int = 0  # the version whose events the log last grew by
@@ -204,6 +207,7 @@ class Table:
                 for s in sorted(row.seats, key=lambda s: s.seat)
             ],
             version=row.version,
+            snapshot_at=row.state_version if row.state_version is not None else row.version,
             table_message_id=row.table_message_id,
             log=list(row.log or []),
             deadline_at=_aware(row.deadline_at),
@@ -211,6 +215,9 @@ class Table:
         )
         if row.state is not None:
             table.state = game.from_json(row.state)
+        elif row.status == "playing":
+            # Store logged why: the actions after the snapshot don't replay (db/snapshots.py).
+            raise ValueError(f"table {row.id}: its state can't be rebuilt from its snapshot and actions")
         return table
 
     def renumbered(self) -> None:

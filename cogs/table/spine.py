@@ -44,6 +44,7 @@ from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
+from db import snapshots
 from db.models import LIVE_STATUSES, utcnow
 from db.models import Game as GameRow
 from db.store import Conflict, SeatResult, Store
@@ -144,11 +145,14 @@ class Spine:
         values: dict[str, Any] = {
             "status": draft.status,
             "host_id": draft.host_id,
-            "state": draft.state.to_json() if draft.state is not None else None,
             "log": draft.log,
             "deadline_at": draft.deadline_at,
             "deadline_action": draft.deadline_action,
         }
+        if _snapshot_due(table, draft, write.get("action") is not None):
+            values["state"] = draft.state.to_json() if draft.state is not None else None
+            values["state_version"] = draft.version
+            draft.snapshot_at = draft.version
         if draft.status not in LIVE_STATUSES:
             values |= {"deadline_at": None, "deadline_action": None, "finished_at": utcnow()}
         try:
@@ -443,3 +447,20 @@ class Spine:
             await self.save(table, draft)  # a failure raises: the scheduler tries again
             log.warning("table %s abandoned: its channel stayed unreachable", table.id)
             self.closed(table)
+
+
+def _snapshot_due(table: Table, draft: Table, is_action: bool) -> bool:
+    """Whether this change writes the full state (db/snapshots.py). An action alone is rebuilt
+    from its row on reading; the state is written every SNAPSHOT_EVERY actions, when the game
+    changes phase or round, when the table's status changes (the start, the end), and with every
+    change that is not an action (seats, a lobby edit), which the log alone can't rebuild."""
+    if not is_action or draft.status != table.status or draft.state is None or table.state is None:
+        return True
+    if draft.version - table.snapshot_at >= snapshots.SNAPSHOT_EVERY:
+        return True
+    return _stage(draft.state) != _stage(table.state)
+
+
+def _stage(state: Any) -> tuple[Any, Any]:
+    # Every engine's phase, and round where it has rounds (rules/*/state.py).
+    return getattr(state, "phase", None), getattr(state, "round", None)

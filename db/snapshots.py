@@ -1,0 +1,56 @@
+"""A table's state is its latest snapshot plus the actions after it.
+
+Every action writes its own small row (``actions``) and the table row's small fields; the full
+engine state (``games.state``, of version ``games.state_version``) is written only when a snapshot
+pays (cogs/table/spine.py decides: every ``SNAPSHOT_EVERY`` actions, at a phase or round boundary,
+at the end, and on any change that is not an action). Reading a table replays the actions after
+its snapshot through the engine: the recorded log is the source of truth, so this is exactly the
+state the table reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules import get_game
+
+# At most this many actions between snapshots. Measured with ``python -m bench --only wal`` on
+# PostgreSQL 15 (bench/README.md): a snapshot costs about the state's size in WAL (1-3.6 KiB), so
+# every 16 actions it adds 60-230 B to each action, and a restart replays at most 15 actions a
+# table, which keeps resuming 1,000 tables well under half a second. Every 8 cost each action
+# about twice that; every 32 saved little more and doubled the replay.
+SNAPSHOT_EVERY = 16
+
+
+class Unreplayable(Exception):
+    """The actions after a table's snapshot don't rebuild a state (a gap in the log, or an
+    engine that now refuses one of them)."""
+
+
+def replay(
+    game_key: str,
+    snapshot: dict[str, Any],
+    since: int,
+    until: int,
+    actions: Iterable[tuple[int, int | None, str]],
+) -> dict[str, Any]:
+    """The state of version ``until``: ``actions`` (seq, seat, action), which must be exactly
+    the versions ``since + 1 … until``, applied to the snapshot of version ``since``."""
+    game = get_game(game_key)
+    try:
+        state = game.from_json(snapshot)
+        expected = since
+        for seq, seat, action in actions:
+            expected += 1
+            if seq != expected:
+                raise Unreplayable(f"the log has no action {expected} (found {seq})")
+            state.apply(seat, action)
+        if expected != until:
+            raise Unreplayable(f"the log stops at version {expected}, the table is at {until}")
+        data: dict[str, Any] = state.to_json()
+    except Unreplayable:
+        raise
+    except Exception as error:
+        raise Unreplayable(f"replaying from version {since}: {error!r}") from error
+    return data
