@@ -117,8 +117,11 @@ async def measure_game(
                 if sqlite_file is not None:
                     wal += Path(f"{sqlite_file}-wal").stat().st_size
                 done = await _count(bot)
+            lsns: dict[str, str] = {}
             if pg is not None:
-                wal += int(await pg.fetchval("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)", before))
+                after = await pg.fetchval("SELECT pg_current_wal_lsn()")
+                wal += int(await pg.fetchval("SELECT pg_wal_lsn_diff($1, $2)", after, before))
+                lsns = {"lsn_start": str(before), "lsn_end": str(after)}  # for pg_waldump --stats
         finally:
             if pg is not None:
                 await pg.close()
@@ -126,7 +129,7 @@ async def measure_game(
     await bot.release()  # shard locks and the change feed hold connections of their own
     await bot.database.dispose()
     n = done - first
-    return {"actions": n, "wal_bytes": wal, "bytes_per_action": round(wal / n, 1), "slices": slices}
+    return {"actions": n, "wal_bytes": wal, "bytes_per_action": round(wal / n, 1), "slices": slices} | lsns
 
 
 def _truncate(path: Path) -> int:

@@ -86,6 +86,8 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deadline_action: Mapped[str | None] = mapped_column(String(64))
     # Recent public events, newest last, so the table message looks the same after a restart.
+    # Written with each snapshot, as of ``state_version``; the actions' own lines bring it up to
+    # date (Store hands out rows with ``log`` current, as it does ``state``).
     log: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -140,6 +142,9 @@ class ActionRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer)  # None: the referee (stall, idle, timers)
     action: Mapped[str] = mapped_column(String(64))
     actor_id: Mapped[int | None] = mapped_column(BigInteger)  # the user who clicked, if any
+    # The public lines this action added to the table's Latest ({"lines": [...], "fresh": bool};
+    # None if none): the games row stores its log only with a snapshot (db/snapshots.py).
+    log: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)

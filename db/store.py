@@ -26,7 +26,7 @@ from db.ratings import (
     ShownRating,
     shown_rating,
 )
-from db.snapshots import Unreplayable, replay
+from db.snapshots import Unreplayable, replay, replay_log
 
 log = logging.getLogger(__name__)
 
@@ -164,11 +164,13 @@ class Store:
         guild_id: int | None = None,
         game: str | None = None,
         signals: Sequence[dict[str, Any]] = (),
+        action_log: dict[str, Any] | None = None,
     ) -> None:
         """One change of a table in one transaction: the row (checked against ``version - 1``),
         then optionally its seats, the action row (seat, action, actor) at ``seq = version``, the
         results with standings and ratings, and the game's secret signals
-        (``{"round", "team", "seat", "gesture"}`` each).
+        (``{"round", "team", "seat", "gesture"}`` each). ``action_log`` is the public lines the
+        action added (kept on its row: db/snapshots.py).
 
         Core statements on a bare connection (no ORM unit of work: it cost more than the SQL on
         every click); only a game's end, which rates players, opens an ORM session for
@@ -178,7 +180,7 @@ class Store:
         if results is None:
 
             async def rows(connection: Any) -> None:
-                await _write_rows(connection, game_id, version, values, seats, action, signals)
+                await _write_rows(connection, game_id, version, values, seats, action, signals, action_log)
 
             if self.db.line is not None:
                 await self.db.line.write(rows)
@@ -190,7 +192,7 @@ class Store:
             assert seats is not None and guild_id is not None and game is not None
             async with self.db.sessions() as session, session.begin():
                 await _write_rows(
-                    await session.connection(), game_id, version, values, seats, action, signals
+                    await session.connection(), game_id, version, values, seats, action, signals, action_log
                 )
                 await _record_results(session, game_id, guild_id, game, seats, results)
 
@@ -289,7 +291,7 @@ class Store:
             )
             # One query for every live table's actions after its snapshot (none for most).
             pending = await session.execute(
-                select(ActionRow.game_id, ActionRow.seq, ActionRow.seat, ActionRow.action)
+                select(ActionRow.game_id, ActionRow.seq, ActionRow.seat, ActionRow.action, ActionRow.log)
                 .join(Game, Game.id == ActionRow.game_id)
                 .where(
                     Game.status.in_(LIVE_STATUSES),
@@ -298,9 +300,9 @@ class Store:
                 )
                 .order_by(ActionRow.game_id, ActionRow.seq)
             )
-        after: dict[int, list[tuple[int, int | None, str]]] = {}
-        for game_id, seq, seat, action in pending:
-            after.setdefault(game_id, []).append((seq, seat, action))
+        after: dict[int, list[_Pending]] = {}
+        for game_id, seq, seat, action, added in pending:
+            after.setdefault(game_id, []).append((seq, seat, action, added))
         for row in rows:
             _bring_up_to_date(row, after.get(row.id, []))
         return rows
@@ -313,7 +315,7 @@ class Store:
             since = row.state_version
             pending = []
             if row.state is not None and since is not None and since < row.version:
-                pending = [(a.seq, a.seat, a.action) for a in await self.actions(game_id, after=since)]
+                pending = [(a.seq, a.seat, a.action, a.log) for a in await self.actions(game_id, after=since)]
         _bring_up_to_date(row, pending)
         return row
 
@@ -376,14 +378,18 @@ class Store:
             return changes
 
 
-def _bring_up_to_date(row: Game, pending: Sequence[tuple[int, int | None, str]]) -> None:
-    """``row.state`` as of ``row.version`` (see the note above ``live_tables``). Changes only the
-    loaded object (its session is closed): nothing is written."""
+_Pending = tuple[int, int | None, str, dict[str, Any] | None]  # seq, seat, action, its log lines
+
+
+def _bring_up_to_date(row: Game, pending: Sequence[_Pending]) -> None:
+    """``row.state`` and ``row.log`` as of ``row.version`` (see the note above ``live_tables``).
+    Changes only the loaded object (its session is closed): nothing is written."""
     since = row.state_version
     if row.state is None or since is None or since >= row.version:
         return
     try:
-        row.state = replay(row.game, row.state, since, row.version, pending)
+        row.state = replay(row.game, row.state, since, row.version, [p[:3] for p in pending])
+        row.log = replay_log(list(row.log or []), [p[3] for p in pending])
     except Unreplayable:
         log.exception("table %s: its actions after version %s can't be replayed", row.id, since)
         row.state = None
@@ -439,6 +445,7 @@ async def _write_rows(
     seats: Sequence[SeatSpec] | None,
     action: tuple[int | None, str, int | None] | None,
     signals: Sequence[dict[str, Any]],
+    action_log: dict[str, Any] | None = None,
 ) -> None:
     """The statements of one ``Store.write``, on the transaction's connection."""
     now = utcnow()
@@ -460,6 +467,7 @@ async def _write_rows(
                 "seat": seat,
                 "action": name,
                 "actor_id": actor_id,
+                "log": action_log,
                 "created_at": now,
             },
         )

@@ -15,11 +15,10 @@ from typing import Any
 
 from cogs.table.common import escape, plain_name
 from db.models import Game as GameRow
+from db.snapshots import grow_log
 from db.store import SeatSpec
 from rules import get_game
 from rules.base import Game, State
-
-LOG_LINES = 8  # public events kept for the table message
 
 
 class TableMoved(Exception):
@@ -83,6 +82,8 @@ class Table:
     table_message_id: int | None = None
     log: list[str] = field(default_factory=list)
     logged_at: int = 0  # the version whose events the log last grew by
+    # What the latest action added to ``log`` ({"lines", "fresh"}, or None): stored on its row.
+    log_added: dict[str, Any] | None = None
     deadline_at: datetime | None = None
     deadline_action: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -177,7 +178,7 @@ class Table:
     def add_log(self, lines: list[str], *, fresh: bool = False) -> None:
         """Keep the latest public lines; ``fresh`` starts over (a new deal makes old news stale,
         and a card named in last round's news may now sit in someone's hand)."""
-        self.log = (([] if fresh else self.log) + lines)[-LOG_LINES:]
+        self.log = grow_log(self.log, lines, fresh=fresh)
 
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]

@@ -145,13 +145,13 @@ class Spine:
         values: dict[str, Any] = {
             "status": draft.status,
             "host_id": draft.host_id,
-            "log": draft.log,
             "deadline_at": draft.deadline_at,
             "deadline_action": draft.deadline_action,
         }
         if _snapshot_due(table, draft, write.get("action") is not None):
             values["state"] = draft.state.to_json() if draft.state is not None else None
             values["state_version"] = draft.version
+            values["log"] = draft.log  # the Latest lines as of the snapshot; actions add theirs
             draft.snapshot_at = draft.version
         if draft.status not in LIVE_STATUSES:
             values |= {"deadline_at": None, "deadline_action": None, "finished_at": utcnow()}
@@ -276,6 +276,7 @@ class Spine:
             table,
             draft,
             action=(seat, action, actor_id),
+            action_log=draft.log_added,
             seats=draft.specs() if results is not None else None,
             results=results,
             guild_id=table.guild_id,
@@ -296,10 +297,10 @@ class Spine:
         if events:
             draft.logged_at = draft.version
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        if deal is None:
-            draft.add_log([self.line(draft, e) for e in events])
-        else:
-            draft.add_log([self.line(draft, e) for e in events[deal:]], fresh=True)
+        lines = [self.line(draft, e) for e in (events if deal is None else events[deal:])]
+        draft.add_log(lines, fresh=deal is not None)
+        # What the action row keeps of the log (db/snapshots.py): only its own lines.
+        draft.log_added = {"lines": lines, "fresh": deal is not None} if lines or deal is not None else None
         draft.deadline_at, draft.deadline_action = self.deadline(draft)
         results = None
         if draft.state.is_over():
