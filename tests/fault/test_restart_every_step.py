@@ -42,6 +42,7 @@ async def restart_after_every_action(
     assert table.state.to_json() == game.new_game(setup.players, options, seed).to_json()
     start_version = table.version
     done: list[tuple[int | None, str]] = []
+    behind = 0
     current = bot
     for seat, action in record.actions:
         table = current.referee.tables[tid]
@@ -50,6 +51,7 @@ async def restart_after_every_action(
             await current.referee.act(table, seat, action, actor)
         done.append((seat, action))
         acknowledged = table.state.to_json()
+        latest = list(table.log)
 
         fresh = make_bot()
         await env.restart_bot(fresh)
@@ -66,6 +68,10 @@ async def restart_after_every_action(
         row = await current.store.get_table(tid)
         assert row is not None and row.version == start_version + len(done)
         assert row.state == expected.to_json()
+        assert row.log == latest, f"the Latest lines changed across the restart after action {len(done)}"
+        snapshot = await current.store.snapshot(tid)
+        assert snapshot is not None
+        behind += snapshot[0] < row.version
         if expected.is_over():
             assert row.status == "finished"
             assert tid not in current.referee.tables, "a finished table came back to life"
@@ -73,6 +79,9 @@ async def restart_after_every_action(
             resumed = current.referee.tables[tid]
             assert resumed.version == start_version + len(done)
             assert resumed.state.to_json() == expected.to_json(), f"resumed astray at action {len(done)}"
+            assert resumed.log == latest
+    # Most restarts found a snapshot older than the table, so resuming replayed actions after it.
+    assert behind > len(done) // 2, f"only {behind} of {len(done)} restarts replayed anything"
     row = await current.store.get_table(tid)
     assert row is not None and row.status == "finished"
     assert row.state == record.state.to_json(), "the final state differs from the recorded game's"
@@ -88,13 +97,18 @@ def _games(bot: Any) -> list[str]:
 async def test_restart_after_every_action_of_a_recorded_game(
     simcord_env: Any, simcord_bot: Any, make_bot: Any, key: str
 ) -> None:
-    """A whole recorded game, a restart after every action; the end state is the recording's.
+    """A whole recorded game, a restart after every action; the end state is the recording's,
+        and after each restart the table holds the same Latest lines it showed before.
 
-    Seen failing (a throwaway run) against a Store.commit_action that wrote the action row with
-    the previous snapshot instead of the new one: the database state differed from the replay at
-    action 1; and against a resume() that loaded no tables: KeyError for the table after the
-    first restart. (SimCord's restart drains the old bot first, so an answer sent before a
-    commit still in flight is test_sigkill.py's to catch, not this test's.)"""
+        Seen failing (a throwaway run) against a Store.commit_action that wrote the action row with
+        the previous snapshot instead of the new one: the database state differed from the replay at
+        action 1; and against a resume() that loaded no tables: KeyError for the table after the
+        first restart. Against a Store that loaded the snapshot without replaying the actions after
+    it (``_bring_up_to_date`` returning at once): the stored row's state differed from the replay
+    after the first action (a throwaway run);
+    against a Spine that stored no lines with an action (``action_log=None``): "the Latest lines
+    changed across the restart" at action 1. (SimCord's restart drains the old bot first, so an answer sent before a
+        commit still in flight is test_sigkill.py's to catch, not this test's.)"""
     if key not in _games(simcord_bot):
         pytest.skip(f"the {key} cog is not loaded")
     done = await restart_after_every_action(simcord_env, simcord_bot, make_bot, key, SEED)
