@@ -107,8 +107,8 @@ async def test_restart_after_every_action_of_a_recorded_game(
     it (``_bring_up_to_date`` returning at once): the stored row's state differed from the replay
     after the first action (a throwaway run);
     against a Spine that stored no lines with an action (``action_log=None``): "the Latest lines
-    changed across the restart" at action 1. (SimCord's restart drains the old bot first, so an answer sent before a
-        commit still in flight is test_sigkill.py's to catch, not this test's.)"""
+    changed across the restart" at action 1. (SimCord's restart drains the old bot first, so an
+    answer sent before a commit still in flight is test_sigkill.py's to catch, not this test's.)"""
     if key not in _games(simcord_bot):
         pytest.skip(f"the {key} cog is not loaded")
     done = await restart_after_every_action(simcord_env, simcord_bot, make_bot, key, SEED)
