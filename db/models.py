@@ -90,6 +90,8 @@ class Game(Base):
     # date (Store hands out rows with ``log`` current, as it does ``state``).
     log: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The latest change that was not a plain action (a snapshot, seats, the end); an action's time
+    # is on its own row (actions.created_at).
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

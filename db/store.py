@@ -451,9 +451,13 @@ async def _write_rows(
     now = utcnow()
     if values.get("state") is not None and "state_version" not in values:
         values = values | {"state_version": version}  # a full snapshot, of this very version
+    if "state_version" in values or action is None:
+        # Not with a plain action, which has its own time: a column changed near the row's end
+        # makes PostgreSQL log the whole middle of the row again (the Latest lines included).
+        values = values | {"updated_at": now}
     moved = await connection.execute(
         _UPDATE_GAME,
-        {"where_id": game_id, "where_version": version - 1, "version": version, "updated_at": now, **values},
+        {"where_id": game_id, "where_version": version - 1, "version": version, **values},
     )
     if moved.rowcount != 1:
         raise Conflict(game_id, version - 1)
