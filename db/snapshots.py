@@ -15,11 +15,12 @@ from typing import Any
 
 from rules import get_game
 
-# At most this many actions between snapshots. Measured with ``python -m bench --only wal`` on
-# PostgreSQL 15 (bench/README.md): a snapshot costs about the state's size in WAL (1-3.6 KiB), so
-# every 16 actions it adds 60-230 B to each action, and a restart replays at most 15 actions a
-# table, which keeps resuming 1,000 tables well under half a second. Every 8 cost each action
-# about twice that; every 32 saved little more and doubled the replay.
+# At most this many actions between snapshots, chosen with ``python -m bench --only wal`` on
+# PostgreSQL 15 (README, Running at scale). A snapshot costs about the state's size in WAL
+# (1-3.6 KiB), spread over the actions up to the next one. Every 16: 0.79-0.97 KiB per action
+# over the five games (median 0.95). Every 10: median 0.95 too, but Spy Trap 1.42 and GiftTRAP
+# 1.20 KiB. The price is the replay on loading: 7.5 actions a table on average, about 0.15 s
+# for 1,000 Zip Zap tables (bench --only resume).
 SNAPSHOT_EVERY = 16
 
 
