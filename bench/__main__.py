@@ -5,6 +5,8 @@
     python -m bench --only engines       # one part: engines, e2e, stall, resume, memory, cards (comma list)
     python -m bench --only shards2       # two bot processes on one PostgreSQL against one (not in
                                          # the default run: it needs PostgreSQL, see bench/README.md)
+    python -m bench --only wal --pg-url postgresql+asyncpg://postgres@127.0.0.1:PORT/postgres
+                                         # WAL bytes per action per game (PostgreSQL and SQLite)
     python -m bench --compare HEAD~1     # also the engine figures of another commit, as ratios
     python -m bench --json -             # JSON to stdout (the table goes to stderr)
 
@@ -27,8 +29,9 @@ from typing import Any
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
 PARTS = ("engines", "e2e", "stall", "resume", "memory", "cards")
-# Run only when named with --only: it needs PostgreSQL (a server it starts, or --database-url).
-OPTIONAL_PARTS = ("shards2",)
+# Run only when named with --only: they need PostgreSQL (shards2: a server it starts, or
+# --database-url; wal: --pg-url, a server it may CHECKPOINT; without it, SQLite alone).
+OPTIONAL_PARTS = ("shards2", "wal")
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -140,6 +143,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         " command for over 10 minutes; not understood, see bench/README.md)",
     )
     g.add_argument("--shards2-runs", type=int, help="runs, each one process and two (default 3, quick 2)")
+    g = p.add_argument_group("wal per action")
+    g.add_argument(
+        "--pg-url",
+        help="PostgreSQL server for --only wal (postgresql+asyncpg://postgres@127.0.0.1:PORT/postgres);"
+        " the bench CHECKPOINTs it and makes one database per game; without it only SQLite is measured",
+    )
+    g.add_argument("--wal-tables", type=int, default=4, help="tables per game (default %(default)s)")
+    g.add_argument(
+        "--wal-actions", type=int, default=200, help="actions per game in the window (default %(default)s)"
+    )
     args = p.parse_args(argv)
     parts = [x.strip() for item in args.only for x in item.split(",") if x.strip()] or list(PARTS)
     unknown = [x for x in parts if x not in PARTS + OPTIONAL_PARTS]
@@ -319,6 +332,23 @@ def main(argv: list[str] | None = None) -> int:
             )
             printed += shards2.tables(results["shards2"])
             lap("shards2")
+        if "wal" in args.parts:
+            from bench import wal
+
+            results["wal"] = wal.run(
+                workdir=tmp,
+                pg_url=args.pg_url,
+                games=[g for g in (args.games or ",".join(wal.GAMES)).split(",") if g],
+                tables=args.wal_tables,
+                actions=args.wal_actions,
+                sqlite_actions=args.wal_actions,
+                # SimCord's own default: on PostgreSQL the bot's listener connection keeps it from
+                # calling the bot settled at start-up, and a long timeout only waits that out.
+                settle_timeout=5.0,
+                progress=progress,
+            )
+            printed += wal.tables(results["wal"])
+            lap("wal")
     if args.compare:
         from bench import compare
 

@@ -34,6 +34,7 @@ async def add_live_tables(url: str, start: int, count: int, seed: int) -> None:
     """Tables ``start .. start+count-1`` in status playing, each mid-game."""
     from db.engine import Database
     from db.models import utcnow
+    from db.snapshots import SNAPSHOT_EVERY
     from db.store import SeatSpec, Store
     from rules import get_game
     from rules.selfplay import play_game
@@ -62,9 +63,18 @@ async def add_live_tables(url: str, start: int, count: int, seed: int) -> None:
             )
             # A game some way in (its length varies per table), not a fresh deal.
             record = play_game(game, PLAYERS, {}, seed + i, ["casual", "sharp"], max_actions=5 + i % 30)
-            state = record.state
-            if state.is_over():
-                state = game.new_game(PLAYERS, game.parse_options({}), seed + i)
+            # As the referee stores a table (db/snapshots.py): a snapshot, then the actions after
+            # it (0 to SNAPSHOT_EVERY - 1 of them), which resuming replays through the engine.
+            actions = list(record.actions)
+            if record.state.is_over():
+                actions = []
+            state = game.new_game(PLAYERS, game.parse_options({}), seed + i)
+            since = len(actions) - len(actions) % SNAPSHOT_EVERY
+            for seat, action in actions[:since]:
+                state.apply(seat, action)
+            snapshot = state.to_json()
+            for seat, action in actions[since:]:
+                state.apply(seat, action)
             deadline_at = deadline_action = None
             for quiet in state.quiet_actions():
                 seconds = timers.get(quiet.timer)
@@ -75,11 +85,19 @@ async def add_live_tables(url: str, start: int, count: int, seed: int) -> None:
                 table_id,
                 version=1,  # the first change of a new row (the version check wants row + 1)
                 seats=seats,
-                state=state.to_json(),
+                state=snapshot,
                 log=[f"The game begins with {PLAYERS} players."],
                 deadline_at=deadline_at,
                 deadline_action=deadline_action,
             )
+            for version, (seat, action) in enumerate(actions[since:], start=2):
+                await store.write(
+                    table_id,
+                    version=version,
+                    values={},
+                    action=(seat, action, None),
+                    action_log={"lines": [f"Action {version}."], "fresh": False},
+                )
             await store.set_table_message(table_id, MESSAGE_BASE + i)
     finally:
         await database.dispose()

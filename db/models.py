@@ -71,8 +71,12 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     speed: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
-    # The engine's to_json() after the latest accepted action; None while in the lobby.
+    # The engine's to_json() at version ``state_version`` (the latest snapshot; None while in the
+    # lobby). Not rewritten by every action: the actions after it rebuild the current state
+    # (db/snapshots.py), and Store hands out rows with ``state`` already brought up to date.
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The version ``state`` is of; None (rows written before 0005): the current ``version``.
+    state_version: Mapped[int | None] = mapped_column(Integer)
     # Bumped by every accepted change; buttons carry it so stale clicks are recognised.
     version: Mapped[int] = mapped_column(Integer, default=0)
     # The table message; for a finished game, None once it was deleted (so history links only to
@@ -82,8 +86,12 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deadline_action: Mapped[str | None] = mapped_column(String(64))
     # Recent public events, newest last, so the table message looks the same after a restart.
+    # Written with each snapshot, as of ``state_version``; the actions' own lines bring it up to
+    # date (Store hands out rows with ``log`` current, as it does ``state``).
     log: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The latest change that was not a plain action (a snapshot, seats, the end); an action's time
+    # is on its own row (actions.created_at).
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
@@ -136,6 +144,9 @@ class ActionRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer)  # None: the referee (stall, idle, timers)
     action: Mapped[str] = mapped_column(String(64))
     actor_id: Mapped[int | None] = mapped_column(BigInteger)  # the user who clicked, if any
+    # The public lines this action added to the table's Latest ({"lines": [...], "fresh": bool};
+    # None if none): the games row stores its log only with a snapshot (db/snapshots.py).
+    log: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)

@@ -7,6 +7,7 @@ The table framework calls these and nothing else, so the rule "an accepted actio
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +26,9 @@ from db.ratings import (
     ShownRating,
     shown_rating,
 )
+from db.snapshots import Unreplayable, replay, replay_log
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "COMPUTER_RATINGS",
@@ -160,11 +164,13 @@ class Store:
         guild_id: int | None = None,
         game: str | None = None,
         signals: Sequence[dict[str, Any]] = (),
+        action_log: dict[str, Any] | None = None,
     ) -> None:
         """One change of a table in one transaction: the row (checked against ``version - 1``),
         then optionally its seats, the action row (seat, action, actor) at ``seq = version``, the
         results with standings and ratings, and the game's secret signals
-        (``{"round", "team", "seat", "gesture"}`` each).
+        (``{"round", "team", "seat", "gesture"}`` each). ``action_log`` is the public lines the
+        action added (kept on its row: db/snapshots.py).
 
         Core statements on a bare connection (no ORM unit of work: it cost more than the SQL on
         every click); only a game's end, which rates players, opens an ORM session for
@@ -174,7 +180,7 @@ class Store:
         if results is None:
 
             async def rows(connection: Any) -> None:
-                await _write_rows(connection, game_id, version, values, seats, action, signals)
+                await _write_rows(connection, game_id, version, values, seats, action, signals, action_log)
 
             if self.db.line is not None:
                 await self.db.line.write(rows)
@@ -186,7 +192,7 @@ class Store:
             assert seats is not None and guild_id is not None and game is not None
             async with self.db.sessions() as session, session.begin():
                 await _write_rows(
-                    await session.connection(), game_id, version, values, seats, action, signals
+                    await session.connection(), game_id, version, values, seats, action, signals, action_log
                 )
                 await _record_results(session, game_id, guild_id, game, seats, results)
 
@@ -272,14 +278,59 @@ class Store:
 
     # --- reading -----------------------------------------------------------------------------
 
+    # Rows come out with ``state`` as of their ``version``: the stored snapshot (of
+    # ``state_version``) with the actions after it replayed through the engine (db/snapshots.py).
+    # ``state_version`` still says which snapshot that was. A row whose actions can't be replayed
+    # comes out with no state, and is logged: the table framework treats it as a table that no
+    # longer loads.
+
     async def live_tables(self) -> list[Game]:
         async with self.db.sessions() as session:
-            rows = await session.scalars(select(Game).where(Game.status.in_(LIVE_STATUSES)).order_by(Game.id))
-            return list(rows)
+            rows = list(
+                await session.scalars(select(Game).where(Game.status.in_(LIVE_STATUSES)).order_by(Game.id))
+            )
+            # One query for every live table's actions after its snapshot (none for most).
+            pending = await session.execute(
+                select(ActionRow.game_id, ActionRow.seq, ActionRow.seat, ActionRow.action, ActionRow.log)
+                .join(Game, Game.id == ActionRow.game_id)
+                .where(
+                    Game.status.in_(LIVE_STATUSES),
+                    Game.state_version.is_not(None),
+                    ActionRow.seq > Game.state_version,
+                )
+                .order_by(ActionRow.game_id, ActionRow.seq)
+            )
+        after: dict[int, list[_Pending]] = {}
+        for game_id, seq, seat, action, added in pending:
+            after.setdefault(game_id, []).append((seq, seat, action, added))
+        for row in rows:
+            _bring_up_to_date(row, after.get(row.id, []))
+        return rows
 
     async def get_table(self, game_id: int) -> Game | None:
         async with self.db.sessions() as session:
-            return await session.get(Game, game_id)
+            row = await session.get(Game, game_id, populate_existing=True)
+            if row is None:
+                return None
+            since = row.state_version
+            pending = []
+            if row.state is not None and since is not None and since < row.version:
+                pending = [(a.seq, a.seat, a.action, a.log) for a in await self.actions(game_id, after=since)]
+        _bring_up_to_date(row, pending)
+        return row
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The stored snapshot itself, as (the version it is of, the state), or None if none."""
+        async with self.db.sessions() as session:
+            found = (
+                await session.execute(
+                    select(Game.state_version, Game.version, Game.state).where(Game.id == game_id)
+                )
+            ).first()
+        if found is None or found.state is None:
+            return None
+        version = found.state_version if found.state_version is not None else found.version
+        return version, found.state
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
         """The game's actions in order; those with ``seq > after`` (what a process at version
@@ -325,6 +376,23 @@ class Store:
                     )
                 )
             return changes
+
+
+_Pending = tuple[int, int | None, str, dict[str, Any] | None]  # seq, seat, action, its log lines
+
+
+def _bring_up_to_date(row: Game, pending: Sequence[_Pending]) -> None:
+    """``row.state`` and ``row.log`` as of ``row.version`` (see the note above ``live_tables``).
+    Changes only the loaded object (its session is closed): nothing is written."""
+    since = row.state_version
+    if row.state is None or since is None or since >= row.version:
+        return
+    try:
+        row.state = replay(row.game, row.state, since, row.version, [p[:3] for p in pending])
+        row.log = replay_log(list(row.log or []), [p[3] for p in pending])
+    except Unreplayable:
+        log.exception("table %s: its actions after version %s can't be replayed", row.id, since)
+        row.state = None
 
 
 def _seat_row(spec: SeatSpec, game_id: int | None = None) -> Seat:
@@ -377,12 +445,19 @@ async def _write_rows(
     seats: Sequence[SeatSpec] | None,
     action: tuple[int | None, str, int | None] | None,
     signals: Sequence[dict[str, Any]],
+    action_log: dict[str, Any] | None = None,
 ) -> None:
     """The statements of one ``Store.write``, on the transaction's connection."""
     now = utcnow()
+    if values.get("state") is not None and "state_version" not in values:
+        values = values | {"state_version": version}  # a full snapshot, of this very version
+    if "state_version" in values or action is None:
+        # Not with a plain action, which has its own time: a column changed near the row's end
+        # makes PostgreSQL log the whole middle of the row again (the Latest lines included).
+        values = values | {"updated_at": now}
     moved = await connection.execute(
         _UPDATE_GAME,
-        {"where_id": game_id, "where_version": version - 1, "version": version, "updated_at": now, **values},
+        {"where_id": game_id, "where_version": version - 1, "version": version, **values},
     )
     if moved.rowcount != 1:
         raise Conflict(game_id, version - 1)
@@ -396,6 +471,7 @@ async def _write_rows(
                 "seat": seat,
                 "action": name,
                 "actor_id": actor_id,
+                "log": action_log,
                 "created_at": now,
             },
         )

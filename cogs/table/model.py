@@ -16,11 +16,10 @@ from typing import Any
 
 from cogs.table.common import escape, plain_name
 from db.models import Game as GameRow
+from db.snapshots import grow_log
 from db.store import SeatSpec
 from rules import get_game
 from rules.base import Event, Game, State
-
-LOG_LINES = 8  # public events kept for the table message
 
 
 class TableMoved(Exception):
@@ -78,9 +77,14 @@ class Table:
     seats: list[SeatInfo] = field(default_factory=list)
     state: State[Any] | None = None
     version: int = 0
+    # The version of the latest stored snapshot of ``state`` (db/snapshots.py): the referee
+    # writes the full state again once enough actions have passed since.
+    snapshot_at: int = 0
     table_message_id: int | None = None
     log: list[str] = field(default_factory=list)
     logged_at: int = 0  # the version whose events the log last grew by
+    # What the latest action added to ``log`` ({"lines", "fresh"}, or None): stored on its row.
+    log_added: dict[str, Any] | None = None
     deadline_at: datetime | None = None
     deadline_action: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -175,7 +179,7 @@ class Table:
     def add_log(self, lines: list[str], *, fresh: bool = False) -> None:
         """Keep the latest public lines; ``fresh`` starts over (a new deal makes old news stale,
         and a card named in last round's news may now sit in someone's hand)."""
-        self.log = (([] if fresh else self.log) + lines)[-LOG_LINES:]
+        self.log = grow_log(self.log, lines, fresh=fresh)
 
     def log_start(self, opening: list[Event], line: Callable[[Table, Event], str]) -> None:
         """The log of a game that has just begun: the start line and the engine's opening events
@@ -223,6 +227,7 @@ class Table:
                 for s in sorted(row.seats, key=lambda s: s.seat)
             ],
             version=row.version,
+            snapshot_at=row.state_version if row.state_version is not None else row.version,
             table_message_id=row.table_message_id,
             log=list(row.log or []),
             deadline_at=_aware(row.deadline_at),
@@ -230,6 +235,9 @@ class Table:
         )
         if row.state is not None:
             table.state = game.from_json(row.state)
+        elif row.status == "playing":
+            # Store logged why: the actions after the snapshot don't replay (db/snapshots.py).
+            raise ValueError(f"table {row.id}: its state can't be rebuilt from its snapshot and actions")
         return table
 
     def renumbered(self) -> None:

@@ -42,6 +42,7 @@ async def restart_after_every_action(
     assert table.state.to_json() == game.new_game(setup.players, options, seed).to_json()
     start_version = table.version
     done: list[tuple[int | None, str]] = []
+    behind = 0
     current = bot
     for seat, action in record.actions:
         table = current.referee.tables[tid]
@@ -50,6 +51,7 @@ async def restart_after_every_action(
             await current.referee.act(table, seat, action, actor)
         done.append((seat, action))
         acknowledged = table.state.to_json()
+        latest = list(table.log)
 
         fresh = make_bot()
         await env.restart_bot(fresh)
@@ -66,6 +68,10 @@ async def restart_after_every_action(
         row = await current.store.get_table(tid)
         assert row is not None and row.version == start_version + len(done)
         assert row.state == expected.to_json()
+        assert row.log == latest, f"the Latest lines changed across the restart after action {len(done)}"
+        snapshot = await current.store.snapshot(tid)
+        assert snapshot is not None
+        behind += snapshot[0] < row.version
         if expected.is_over():
             assert row.status == "finished"
             assert tid not in current.referee.tables, "a finished table came back to life"
@@ -73,6 +79,9 @@ async def restart_after_every_action(
             resumed = current.referee.tables[tid]
             assert resumed.version == start_version + len(done)
             assert resumed.state.to_json() == expected.to_json(), f"resumed astray at action {len(done)}"
+            assert resumed.log == latest
+    # Most restarts found a snapshot older than the table, so resuming replayed actions after it.
+    assert behind > len(done) // 2, f"only {behind} of {len(done)} restarts replayed anything"
     row = await current.store.get_table(tid)
     assert row is not None and row.status == "finished"
     assert row.state == record.state.to_json(), "the final state differs from the recorded game's"
@@ -88,13 +97,18 @@ def _games(bot: Any) -> list[str]:
 async def test_restart_after_every_action_of_a_recorded_game(
     simcord_env: Any, simcord_bot: Any, make_bot: Any, key: str
 ) -> None:
-    """A whole recorded game, a restart after every action; the end state is the recording's.
+    """A whole recorded game, a restart after every action; the end state is the recording's,
+        and after each restart the table holds the same Latest lines it showed before.
 
-    Seen failing (a throwaway run) against a Store.commit_action that wrote the action row with
-    the previous snapshot instead of the new one: the database state differed from the replay at
-    action 1; and against a resume() that loaded no tables: KeyError for the table after the
-    first restart. (SimCord's restart drains the old bot first, so an answer sent before a
-    commit still in flight is test_sigkill.py's to catch, not this test's.)"""
+        Seen failing (a throwaway run) against a Store.commit_action that wrote the action row with
+        the previous snapshot instead of the new one: the database state differed from the replay at
+        action 1; and against a resume() that loaded no tables: KeyError for the table after the
+        first restart. Against a Store that loaded the snapshot without replaying the actions after
+    it (``_bring_up_to_date`` returning at once): the stored row's state differed from the replay
+    after the first action (a throwaway run);
+    against a Spine that stored no lines with an action (``action_log=None``): "the Latest lines
+    changed across the restart" at action 1. (SimCord's restart drains the old bot first, so an
+    answer sent before a commit still in flight is test_sigkill.py's to catch, not this test's.)"""
     if key not in _games(simcord_bot):
         pytest.skip(f"the {key} cog is not loaded")
     done = await restart_after_every_action(simcord_env, simcord_bot, make_bot, key, SEED)
@@ -227,3 +241,50 @@ async def test_timers_and_computers_carry_on_after_every_restart(
     firsts, restarts = await play_live_with_restarts(simcord_env, simcord_bot, make_bot, key, seed=3)
     assert restarts >= 4, f"only {restarts} restarts: the game was too short to test much"
     assert "timer" in firsts and "computer" in firsts, firsts
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_restart_replays_the_actions_after_the_snapshot_quietly(
+    simcord_env: Any, simcord_bot: Any, make_bot: Any
+) -> None:
+    """Resuming rebuilds a table from its snapshot and the actions after it through the engine
+    alone: those actions were announced before the restart, so the restart itself posts nothing,
+    pings nobody and hands no event to the after-change path (the table is only redrawn).
+
+    Seen failing (a throwaway run) against a resume() that loaded each table at its snapshot and
+    then caught it up with ``Spine.reload`` (the path for actions this process has not seen,
+    which announces them): "the restart ran the after-change path again for ['play', 'play',
+    'zap', 'control', 'play']". The
+    posts check alone did not catch that run (its three replayed actions were computers' plays
+    that ping nobody); it guards the pings and posts themselves."""
+    env, bot = simcord_env, simcord_bot
+    tid, _channel, _computers = await open_live_table(env, bot, "zipzap", SEED)
+    behind = 0
+    for _ in range(40):
+        row = await bot.store.get_table(tid)
+        snapshot = await bot.store.snapshot(tid)
+        assert row is not None and snapshot is not None and row.status == "playing"
+        behind = row.version - snapshot[0]
+        if behind >= 3:
+            break
+        await env.advance_time(1.0)
+    assert behind >= 3, "the table never got three actions past a snapshot"
+    version = row.version
+    before = len(env.http_requests)
+    fresh = make_bot()
+    # Every after-change effect (pings, round posts, History, move records, results) starts from
+    # the events handed to Spine.after_change, which calls these hooks first.
+    replayed: list[str] = []
+    fresh.referee.on_change.append(lambda _t, events: replayed.extend(e.kind for e in events))
+    await env.restart_bot(fresh)
+    bot.scheduler.stop()
+    await bot.database.dispose()
+    sent = [
+        (e.method, e.path, (e.json or {}).get("content") if isinstance(e.json, dict) else None)
+        for e in env.http_requests[before:]
+        if e.method == "POST" and "/messages" in e.path
+    ]
+    assert sent == [], f"the restart posted {sent}"
+    assert replayed == [], f"the restart ran the after-change path again for {replayed}"
+    table = fresh.referee.tables[tid]
+    assert table.version == version and table.snapshot_at == version - behind
