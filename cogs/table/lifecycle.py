@@ -20,7 +20,6 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table import journal
-from cogs.table.buttons import view_of
 from cogs.table.common import (
     MOVED,
     NOBODY,
@@ -132,11 +131,8 @@ class Lifecycle:
             seats=seat_list,
         )
         try:
-            message = await channel.send(
-                embed=self.spine.lobby.embed(table),
-                view=view_of(self.spine.lobby.items(table)),
-                allowed_mentions=NOBODY,
-            )
+            lobby = self.spine.drawing.draw(table)
+            message = await channel.send(view=lobby.layout.view, allowed_mentions=NOBODY)
         except (discord.HTTPException, OSError) as error:
             # Nobody saw this lobby: it must not hold the channel.
             await self.spine.store.discard_table(tid)
