@@ -224,12 +224,18 @@ class TableDrawing:
         return None
 
     async def status(self, table: Table) -> Drawing:
+        """`/table status`, with what takes long to draw (Trap's board) made first, off the event
+        loop. Hold the table's lock while calling it."""
+        if table.status != "lobby":
+            await self.ready(table)
+        return self.status_drawing(table)
+
+    def status_drawing(self, table: Table) -> Drawing:
         """`/table status`: what a spectator sees (with Trap's board), whom the table waits on,
-        and the clock; no buttons (it is a private look, not a second table). What takes long
-        to draw is made off the event loop: hold the table's lock while calling it."""
+        and the clock; no buttons (it is a private look, not a second table)."""
         if table.status == "lobby":
             return Drawing(self.lobby.embed(table))
-        drawing = await self.ready(table)
+        drawing = self.draw(table)
         drawing.items = []
         drawing.extra = [f"**Waiting on** · {self.waiting_text(table)}"]
         return drawing

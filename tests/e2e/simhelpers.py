@@ -79,7 +79,7 @@ def texts(message: Any) -> list[str]:
                     found.append(c.content)
                 walk(getattr(c, "children", None))
 
-    walk(getattr(message, "components", None))
+    walk(message.get("components") if isinstance(message, dict) else getattr(message, "components", None))
     return found
 
 
@@ -193,3 +193,26 @@ def reply_text(result: InteractionResult) -> str:
     for f in result.followups:
         parts.append(message_text(f))
     return "\n".join(parts)
+
+
+def v2_refusal(components: list[dict[str, Any]], filenames: list[str]) -> str | None:
+    """Why Discord would refuse this V2 layout with these attachments (SimCord's own checks of
+    component kinds, nesting, the 40 components and 4,000 characters, alt text lengths, and
+    every attachment://name having its file), or None if it would take it."""
+    from simcord.components import (
+        COMPONENTS_V2_FLAG,
+        ComponentValidationError,
+        resolve_attachment_references,
+        validate_message_state,
+    )
+
+    try:
+        checked = validate_message_state(components, flags=COMPONENTS_V2_FLAG, content=None, embeds=[])
+        uploaded = [
+            {"id": i, "filename": n, "url": f"https://cdn/{n}", "proxy_url": f"https://cdn/{n}", "size": 1}
+            for i, n in enumerate(filenames)
+        ]
+        resolve_attachment_references(checked, uploaded)
+    except ComponentValidationError as error:
+        return str(error)
+    return None

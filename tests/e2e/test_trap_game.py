@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs.drawings.trap_board import image_size
-from tests.e2e.simhelpers import buttons, message_text
+from tests.e2e.simhelpers import alt_texts, buttons, message_text
 from tests.e2e.trap_driver import (
     Person,
     Typist,
@@ -61,7 +61,8 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     await alice.click(lobby, label="Start")
 
     table_message = channel.history()[0]
-    assert table_message.embeds[0].image.url.endswith("board.png")
+    (alt,) = alt_texts(table_message)  # the board in a MediaGallery, with its words
+    assert "alice, red (A)" in alt and "to drop a pawn" in alt
     assert board_png(env, table_message).size == image_size(5)
     person = Person(alice, lobby, simcord_bot, seat=0)
     await person.open_panel()
