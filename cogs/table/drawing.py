@@ -2,7 +2,8 @@
 
 ``TableDrawing`` draws the table message for whatever the table is (lobby, game, result, or ended
 with a note), the running clock, each seat's panel, `/table status` and the line a thread table
-keeps in its parent channel. The game-specific parts come from each game's GameUI. The twin-state
+keeps in its parent channel, each a ``Drawing`` that cogs/table/layout.py lays out as the V2
+message sent. The game-specific parts come from each game's GameUI. The twin-state
 secrecy audit (tests/fault/twins.py) renders through here, so anything added to a drawing is
 checked for leaks.
 """

@@ -5,8 +5,8 @@ touched it, or a DM message edited directly) and keeps each one following the ta
 a second, drawing only committed state. A panel that can no longer be edited (dismissed, token
 expired, DMs closed) is simply forgotten: the next click or "My hand" opens a fresh one.
 
-No wasted call: a refresh that would send exactly what the panel already shows (the same embed
-and components as the click answer or edit that drew it last) is not sent. DM panels are edited
+No wasted call: a refresh that would send exactly what the panel already shows (the same V2
+layout and pictures as the click answer or edit that drew it last) is not sent. DM panels are edited
 with the bot's own token, so each DM channel has an edit budget like a table's channel (5 per
 5 s, shared by every table that person follows by DM).
 """
