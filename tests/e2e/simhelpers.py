@@ -216,3 +216,19 @@ def v2_refusal(components: list[dict[str, Any]], filenames: list[str]) -> str | 
     except ComponentValidationError as error:
         return str(error)
     return None
+
+
+def all_components(message: Any) -> list[Any]:
+    """Every component of a message as discord.py reads it back, nested ones too (a Container's
+    children, a Section's accessory), in order."""
+    found: list[Any] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            found.append(c)
+            walk(getattr(c, "children", None))
+            accessory = getattr(c, "accessory", None)
+            walk([accessory] if accessory is not None else None)
+
+    walk(getattr(message, "components", None))
+    return found

@@ -99,8 +99,8 @@ async def test_a_table_posted_as_an_embed_before_the_upgrade_is_converted_on_its
     text line). Its first redraw turns that very message into the V2 layout: content and embeds
     cleared (Discord refuses a V2 message with either), the components_v2 flag set, its buttons
     still working. Seen to fail with ``table_message`` (cogs/table/messages.py) leaving out
-    ``embed=None`` and ``content=None``: SimCord refused the edit ("components_v2 messages
-    cannot contain content, embeds…") and the message kept its old embed."""
+    ``embed=None`` and ``content=None``: the message kept its old embed and line, never
+    becoming a layout."""
     env, bot = simcord_env, simcord_bot
     t = await open_zipzap(env, people=("alice", "bob"))
     await t["host"].click(t["lobby"], label="Start")

@@ -41,7 +41,7 @@ async def test_a_spectator_sees_trap_s_board_in_the_status(simcord_env, simcord_
     assert result.ephemeral
     assert not result.response.embeds
     (alt,) = alt_texts(result.response)  # the board, described for a screen reader
-    assert alt.startswith("Trap board, 5 by 5.") and "Arrows: " in alt
+    assert alt.startswith("Trap board, 5 by 5.") and "alice, red (A), to drop a pawn." in alt
     assert [a.filename for a in result.response.attachments] == ["board.png"]
     assert board_png(env, result.response).size[0] > 100
     assert "**alice**" in waiting_field(result.response) or "Robo" in waiting_field(result.response)
