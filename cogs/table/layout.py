@@ -43,6 +43,7 @@ MAX_TEXT = 4000
 MAX_ALT = 1024
 GALLERY_ITEMS = 10  # Discord's limit per MediaGallery
 ROW_WIDTH = 5  # an ActionRow holds five buttons, or one select
+CONTROL_IDS = 1000  # above the ids Discord gives the rest of a message (at most 40 components)
 ELLIPSIS = "…"
 # Discord refers to an attachment by its file name; keep to characters it never rewrites.
 FILENAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
@@ -303,9 +304,13 @@ def lay_out(drawing: Drawing) -> Layout:
         container.add_item(discord.ui.Separator())
     for block in tail:
         container.add_item(discord.ui.TextDisplay(block.text))
-    for row in rows:
+    for r, row in enumerate(rows):
         action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        for item in row:
+        for i, item in enumerate(row):
+            # A control's id names its place in the rows, as a classic message's row and column
+            # did: unset, Discord numbers every component in order, so a button's id would move
+            # whenever a text above it came or went (what the offline page names a click by).
+            getattr(item, "item", item).id = CONTROL_IDS + 10 * r + i
             action_row.add_item(item)
         container.add_item(action_row)
     view = discord.ui.LayoutView(timeout=None)
