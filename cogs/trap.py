@@ -581,7 +581,7 @@ class TrapCog(commands.Cog):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        # A finished table still counts: its last redraw attaches the move list (table_files).
+        # A finished table still counts: its last redraw attaches the move list (table_downloads).
         self.ui = TrapUI(
             live=lambda table_id: table_id in bot.referee.tables or table_id in bot.referee.finished
         )

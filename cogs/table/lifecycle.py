@@ -94,8 +94,9 @@ class Lifecycle:
         except ValueError as error:
             raise Refusal(str(error)) from error
         needed = dict(NEEDED)
-        if getattr(self.spine.uis.get(game_key), "table_files", None) is not None:
-            needed |= NEEDED_FOR_FILES
+        ui = self.spine.uis.get(game_key)
+        if any(getattr(ui, hook, None) is not None for hook in ("table_pictures", "table_downloads")):
+            needed |= NEEDED_FOR_FILES  # the table message carries files (Trap's board)
         if lacking := missing(permissions, needed):
             raise Refusal(
                 f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
