@@ -232,3 +232,20 @@ def all_components(message: Any) -> list[Any]:
 
     walk(getattr(message, "components", None))
     return found
+
+
+def action_rows(message: Any) -> list[Any]:
+    """A message's ActionRows, wherever they are (top level on a classic message, inside the
+    Container of a V2 layout), as dicts or discord.py components as the message holds them."""
+    found: list[Any] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            kind = c.get("type") if isinstance(c, dict) else getattr(c, "type", None)
+            if kind in (1, discord.ComponentType.action_row):
+                found.append(c)
+                continue
+            walk(c.get("components") if isinstance(c, dict) else getattr(c, "children", None))
+
+    walk(message.get("components") if isinstance(message, dict) else getattr(message, "components", None))
+    return found
