@@ -193,7 +193,7 @@ class Entry:
             if note and table.status == "lobby":
                 drawing.embed = self.spine.lobby.embed(table, note)
             try:
-                await interaction.response.edit_message(**table_message(drawing))
+                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
                 if table.table_message_id is not None:
                     self.spine.messages.drawn(table, table.table_message_id, drawing)
                 if table.status != "lobby":
@@ -347,7 +347,7 @@ class Entry:
         try:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
                 drawing = await self.spine.drawing.ready(table)
-                await interaction.response.edit_message(**table_message(drawing))
+                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
                 self.spine.messages.drawn(table, table.table_message_id, drawing)
             else:
                 await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet

@@ -38,6 +38,8 @@ from typing import Any
 
 import discord
 
+from cogs.table.common import escape
+
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 MAX_ALT = 1024
@@ -191,9 +193,10 @@ def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_T
         fields.append(_Text("field", "\n".join(run), 2))
     footer = None
     if embed.footer and embed.footer.text:
-        footer = _Text(
-            "footer", "\n".join(f"-# {line}" for line in embed.footer.text.splitlines() if line), 3
-        )
+        # An embed's footer is plain text (a name in it is as its owner wrote it); here it is
+        # markdown, so it is escaped to read exactly as it did.
+        lines = [f"-# {escape(line)}" for line in embed.footer.text.splitlines() if line]
+        footer = _Text("footer", "\n".join(lines), 3)
     tail: list[_Text] = []
     if drawing.latest:
         tail.append(_Text("latest", "**Latest**\n" + "\n".join(drawing.latest), 1))

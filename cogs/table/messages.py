@@ -92,7 +92,6 @@ def table_message(drawing: Drawing) -> dict[str, Any]:
         "embed": None,
         "view": drawing.layout.view,
         "attachments": drawing.files(),
-        "allowed_mentions": NOBODY,
     }
 
 
@@ -241,7 +240,7 @@ class TableMessages:
                 # Otherwise the message shows exactly this already: a call saved, budget kept.
                 self.spent(table)
                 message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-                await message.edit(**table_message(drawing))
+                await message.edit(**table_message(drawing), allowed_mentions=NOBODY)
                 self.drawn(table, message_id, drawing)
             if table.unreachable_since is not None:
                 self._reached(table)

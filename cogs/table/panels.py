@@ -92,7 +92,6 @@ def panel_message(drawing: Drawing) -> dict[str, Any]:
         "embed": None,
         "view": drawing.layout.view,
         "attachments": drawing.files(),
-        "allowed_mentions": NOBODY,
     }
 
 
@@ -189,9 +188,11 @@ class Panels:
             panel.shown, panel.edited = showing, now
         try:
             if panel.message is not None:
-                await panel.message.edit(**panel_message(drawing))
+                await panel.message.edit(**panel_message(drawing), allowed_mentions=NOBODY)
             elif panel.interaction is not None:
-                await panel.interaction.edit_original_response(**panel_message(drawing))
+                await panel.interaction.edit_original_response(
+                    **panel_message(drawing), allowed_mentions=NOBODY
+                )
         except (discord.HTTPException, OSError) as error:
             if classify(error) is not Failure.TRANSIENT:
                 self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
@@ -236,7 +237,7 @@ class Panels:
         drawing = self._draw(table, seat, note, nav)
         try:
             if edit:
-                await interaction.response.edit_message(**panel_message(drawing))
+                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
             else:
                 await interaction.response.send_message(
                     view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
@@ -287,7 +288,7 @@ class Panels:
         drawing = over_drawing("That was the last play. See the table for the results.")
         try:
             if edit:
-                await interaction.response.edit_message(**panel_message(drawing))
+                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
             else:
                 await interaction.response.send_message(
                     view=drawing.layout.view, ephemeral=True, allowed_mentions=NOBODY
