@@ -42,10 +42,10 @@ class TablesCog(commands.Cog):
         if (table := await self._table_here(interaction)) is None:
             return
         async with table.lock:  # draw committed state only
-            embed, files = await self.bot.referee.drawing.status(table)
+            drawing = await self.bot.referee.drawing.status(table)
         with contextlib.suppress(discord.HTTPException):  # nothing changed; they can ask again
             await interaction.response.send_message(
-                embed=embed, files=files, ephemeral=True, allowed_mentions=NOBODY
+                view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
             )
 
     @table.command(name="leave", description="Leave the table; a computer player takes over your seat")

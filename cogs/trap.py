@@ -15,7 +15,6 @@ The in-between steps are "nav-…" buttons: panel-only state, never an engine ac
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, cast
@@ -38,10 +37,12 @@ from cogs.drawings.trap_record import (
     who,
     with_names,
 )
+from cogs.drawings.trap_words import board_alt
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.common import as_text, reply
 from cogs.table.drawing import Announcement
+from cogs.table.layout import Download, Picture
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from rules.base import Event
@@ -164,17 +165,18 @@ class TrapUI:
             self._boards[table.id] = (table.version, png)
         return png
 
-    def table_files(self, table: Table) -> list[discord.File]:
+    def table_pictures(self, table: Table) -> list[Picture]:
         view = _state(table).view(None)
-        files = [discord.File(io.BytesIO(self._board(table)), filename=BOARD_FILE)]
-        record = self.records.get(table.id)
-        if view["phase"] == "over" and record is not None:
-            # The final table message keeps the whole game; the results show only its end.
-            assert view["result"] is not None  # a game over has its result
-            text = f"Trap, table {table.id}: {as_text(with_names(table, view['result']['summary']))}\n"
-            text += record.text(markdown=False) + "\n"
-            files.append(discord.File(io.BytesIO(text.encode()), filename=MOVES_FILE))
-        return files
+        names = [table.plain_name(seat) for seat in (0, 1)]
+        return [Picture(BOARD_FILE, self._board(table), board_alt(view, names))]
+
+    def table_downloads(self, table: Table) -> list[Download]:
+        view, record = _state(table).view(None), self.records.get(table.id)
+        if view["phase"] != "over" or record is None or view["result"] is None:
+            return []
+        # The final table message keeps the whole game; the results show only its end.
+        text = f"Trap, table {table.id}: {as_text(with_names(table, view['result']['summary']))}\n"
+        return [Download(MOVES_FILE, (text + record.text(markdown=False) + "\n").encode())]
 
     def table_embed(self, table: Table) -> discord.Embed:
         view = _state(table).view(None)
@@ -579,7 +581,7 @@ class TrapCog(commands.Cog):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        # A finished table still counts: its last redraw attaches the move list (table_files).
+        # A finished table still counts: its last redraw attaches the move list (table_downloads).
         self.ui = TrapUI(
             live=lambda table_id: table_id in bot.referee.tables or table_id in bot.referee.finished
         )

@@ -23,9 +23,10 @@ imports it back):
   (private panels), ``pings.py`` (whom to ping), ``thread_line.py`` (a thread table's line in its
   parent channel); all of them land through ``effects.py``: the latest state wins, and Discord's
   "try later" is retried with backoff until the effect lands or its target is gone.
-- ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``lobby.py`` (seat changes on a
-  draft and the lobby drawing), ``results.py`` (each person's new rating under a finished game's
-  results, and its Watch again button).
+- ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``layout.py`` (a drawing as the
+  Components V2 layout that is sent, within Discord's limits; pictures with alt text),
+  ``lobby.py`` (seat changes on a draft and the lobby drawing), ``results.py`` (each person's new
+  rating under a finished game's results, and its Watch again button).
 - ``model.py`` (a table in memory: seats, engine state, version, lock; its drafts),
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
   ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers; names shown

@@ -2,24 +2,25 @@
 
 ``TableDrawing`` draws the table message for whatever the table is (lobby, game, result, or ended
 with a note), the running clock, each seat's panel, `/table status` and the line a thread table
-keeps in its parent channel. The game-specific parts come from each game's GameUI. The twin-state
+keeps in its parent channel, each a ``Drawing`` that cogs/table/layout.py lays out as the V2
+message sent. The game-specific parts come from each game's GameUI. The twin-state
 secrecy audit (tests/fault/twins.py) renders through here, so anything added to a drawing is
 checked for leaks.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
 from cogs.table.buttons import TableButton
+from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from rules.base import Event
-
-Drawing = tuple[discord.Embed, list[discord.ui.Item[Any]], list[discord.File]]
 
 # What a running timer will do, by the engine's timer name (a game may say better: clock_text).
 TIMER_TEXT = {
@@ -65,7 +66,13 @@ class GameUI(Protocol):
     """What a game cog supplies so the shared table can draw it.
 
     Optional extras, looked up with getattr so simple games need not define them:
-    ``table_files(table) -> list[discord.File]`` (images on the table message, e.g. a board),
+    ``table_pictures(table) -> list[Picture]`` (images on the table message, e.g. a board, each
+    with its alt text: cogs/table/layout.py), ``table_downloads(table) -> list[Download]`` (files
+    on it, e.g. a finished game's record), ``panel_pictures(table, seat) -> list[Picture]``
+    (images on a seat's panel), and ``prepare_files(table) -> Awaitable | None``: what takes long
+    to draw (a picture), drawn off the event loop before the table is drawn; the picture hooks
+    then only hand out bytes already made (from the game's cache, keyed by what a picture shows),
+    as panels are drawn without awaiting;
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
     "My hand" button's text), ``announcements(table, events) -> list[Announcement]`` (short
@@ -111,7 +118,7 @@ class TableDrawing:
     def draw(self, table: Table) -> Drawing:
         """The table message for whatever the table is now: lobby, game, result, or ended."""
         if table.status == "lobby":
-            return self.lobby.embed(table), self.lobby.items(table), []
+            return Drawing(self.lobby.embed(table), self.lobby.items(table))
         if table.status in CLOSED_TITLES or table.state is None:  # ended without results
             word = CLOSED_TITLES.get(table.status, table.status)
             if table.status == "cancelled" and table.state is not None:
@@ -120,10 +127,18 @@ class TableDrawing:
                 title=f"{table.game.title} — {word}",
                 description=table.closed_note or "This table has ended. No results were recorded.",
             )
-            return embed, [], []
-        return self.table_embed(table), self.table_items(table), self.files(table)
+            return Drawing(embed)
+        return Drawing(
+            self.uis[table.game.key].table_embed(table),
+            self.table_items(table),
+            self.pictures(table),
+            self.downloads(table),
+            latest=list(table.log[-5:]),
+            clock=self.clock(table),
+        )
 
     def table_embed(self, table: Table) -> discord.Embed:
+        """The table as an embed, Latest lines and clock as fields (a replay's frames)."""
         embed = self.uis[table.game.key].table_embed(table)
         if table.log:
             embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
@@ -153,9 +168,18 @@ class TableDrawing:
             await slow
         return self.draw(table)
 
+    def pictures(self, table: Table) -> list[Picture]:
+        hook = getattr(self.uis[table.game.key], "table_pictures", None)
+        return list(hook(table)) if hook is not None else []
+
+    def downloads(self, table: Table) -> list[Download]:
+        hook = getattr(self.uis[table.game.key], "table_downloads", None)
+        return list(hook(table)) if hook is not None else []
+
     def files(self, table: Table) -> list[discord.File]:
-        files = getattr(self.uis[table.game.key], "table_files", None)
-        return list(files(table)) if files is not None else []
+        """The table's pictures and downloads as files (a replay's embed frames refer to them)."""
+        attached: list[Picture | Download] = [*self.pictures(table), *self.downloads(table)]
+        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in attached]
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         ui = self.uis[table.game.key]
@@ -172,13 +196,12 @@ class TableDrawing:
         items.extend(ui.table_items(table))
         return items
 
-    def panel(
-        self, table: Table, seat: int, note: str | None, nav: str | None
-    ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        embed, items = self.uis[table.game.key].panel(table, seat, note, nav)
-        if clock := self.clock(table):
-            embed.add_field(name="⏰ Clock", value=clock, inline=False)
-        return embed, items
+    def panel(self, table: Table, seat: int, note: str | None, nav: str | None) -> Drawing:
+        ui = self.uis[table.game.key]
+        embed, items = ui.panel(table, seat, note, nav)
+        hook = getattr(ui, "panel_pictures", None)
+        pictures = list(hook(table, seat)) if hook is not None else []
+        return Drawing(embed, items, pictures, clock=self.clock(table))
 
     def waiting_on(self, table: Table) -> list[int] | None:
         """The seats the table waits on, from public information only (None: anyone may act, as
@@ -201,21 +224,22 @@ class TableDrawing:
             return waiting
         return None
 
-    def status_embed(self, table: Table) -> discord.Embed:
-        """`/table status`: what a spectator sees, who the table waits on, and the clock."""
-        if table.status == "lobby":
-            return self.lobby.embed(table)
-        embed = self.table_embed(table)
-        embed.add_field(name="Waiting on", value=self.waiting_text(table), inline=False)
-        return embed
+    async def status(self, table: Table) -> Drawing:
+        """`/table status`, with what takes long to draw (Trap's board) made first, off the event
+        loop. Hold the table's lock while calling it."""
+        if table.status != "lobby":
+            await self.ready(table)
+        return self.status_drawing(table)
 
-    async def status(self, table: Table) -> tuple[discord.Embed, list[discord.File]]:
-        """`/table status` with the table's pictures (Trap's board: the embed shows it only if the
-        file comes with it), made off the event loop. Hold the table's lock while calling it."""
+    def status_drawing(self, table: Table) -> Drawing:
+        """`/table status`: what a spectator sees (with Trap's board), whom the table waits on,
+        and the clock; no buttons (it is a private look, not a second table)."""
         if table.status == "lobby":
-            return self.lobby.embed(table), []
-        _, _, files = await self.ready(table)
-        return self.status_embed(table), files
+            return Drawing(self.lobby.embed(table))
+        drawing = self.draw(table)
+        drawing.items = []
+        drawing.extra = [f"**Waiting on** · {self.waiting_text(table)}"]
+        return drawing
 
     def waiting_text(self, table: Table) -> str:
         """Whom the table waits on, in words: names, "anyone", or why nobody needs to act."""

@@ -18,7 +18,6 @@ from typing import Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from cogs.table.buttons import view_of
 from cogs.table.common import (
     MOVED,
     NOBODY,
@@ -35,6 +34,7 @@ from cogs.table.common import (
 from cogs.table.failures import Failure, classify
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
+from cogs.table.messages import table_message
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
@@ -189,15 +189,13 @@ class Entry:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
-            embed, items, files = await self.spine.drawing.ready(table)
+            drawing = await self.spine.drawing.ready(table)
             if note and table.status == "lobby":
-                embed = self.spine.lobby.embed(table, note)
+                drawing.embed = self.spine.lobby.embed(table, note)
             try:
-                await interaction.response.edit_message(
-                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
-                )
+                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
                 if table.table_message_id is not None:
-                    self.spine.messages.drawn(table, table.table_message_id, (embed, items, files))
+                    self.spine.messages.drawn(table, table.table_message_id, drawing)
                 if table.status != "lobby":
                     # The game's first drawing counts against the channel's edits, so the next
                     # redraws pace themselves from it; lobby answers are rare and never race.
@@ -348,10 +346,7 @@ class Entry:
         try:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
                 drawing = await self.spine.drawing.ready(table)
-                embed, items, files = drawing
-                await interaction.response.edit_message(
-                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
-                )
+                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
                 self.spine.messages.drawn(table, table.table_message_id, drawing)
             else:
                 await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet

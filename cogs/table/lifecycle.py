@@ -20,7 +20,6 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table import journal
-from cogs.table.buttons import view_of
 from cogs.table.common import (
     MOVED,
     NOBODY,
@@ -95,8 +94,9 @@ class Lifecycle:
         except ValueError as error:
             raise Refusal(str(error)) from error
         needed = dict(NEEDED)
-        if getattr(self.spine.uis.get(game_key), "table_files", None) is not None:
-            needed |= NEEDED_FOR_FILES
+        ui = self.spine.uis.get(game_key)
+        if any(getattr(ui, hook, None) is not None for hook in ("table_pictures", "table_downloads")):
+            needed |= NEEDED_FOR_FILES  # the table message carries files (Trap's board)
         if lacking := missing(permissions, needed):
             raise Refusal(
                 f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
@@ -132,11 +132,8 @@ class Lifecycle:
             seats=seat_list,
         )
         try:
-            message = await channel.send(
-                embed=self.spine.lobby.embed(table),
-                view=view_of(self.spine.lobby.items(table)),
-                allowed_mentions=NOBODY,
-            )
+            lobby = self.spine.drawing.draw(table)
+            message = await channel.send(view=lobby.layout.view, allowed_mentions=NOBODY)
         except (discord.HTTPException, OSError) as error:
             # Nobody saw this lobby: it must not hold the channel.
             await self.spine.store.discard_table(tid)

@@ -17,9 +17,6 @@ policy when Discord says "try later" (cogs/table/effects.py).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
-import json
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
@@ -32,9 +29,9 @@ import discord
 
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY
-from cogs.table.drawing import Drawing
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
+from cogs.table.layout import Drawing
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 from db.store import Store
@@ -78,15 +75,24 @@ class EditBudget:
         self._edits.setdefault(channel_id, deque()).append(now)
 
 
-def fingerprint(drawing: Drawing) -> int | None:
-    """What a table message shows: its embed, its components and its attachments' bytes (None
-    if an attachment is not in memory: then it can't be told apart, and is always sent)."""
-    embed, items, files = drawing
-    if not all(isinstance(f.fp, io.BytesIO) for f in files):
-        return None
-    attached = [(f.filename, hashlib.sha1(f.fp.getvalue()).hexdigest()) for f in files]  # type: ignore[attr-defined]
-    shown = [embed.to_dict(), view_of(items).to_components(), attached]
-    return hash(json.dumps(shown, sort_keys=True, default=str))
+def fingerprint(drawing: Drawing) -> str:
+    """What a table message shows: its V2 components and its attachments' bytes
+    (cogs/table/layout.py)."""
+    return drawing.fingerprint()
+
+
+def table_message(drawing: Drawing) -> dict[str, Any]:
+    """The keywords that make a message show ``drawing`` as a V2 layout, for an edit of the
+    table message (by the bot, or as a click's answer). A message posted before the upgrade to
+    V2 layouts holds an embed (and maybe content): an edit that turns it into a layout must
+    clear both, as Discord refuses a V2 message with either, and its attachments are replaced by
+    exactly the files the layout refers to."""
+    return {
+        "content": None,
+        "embed": None,
+        "view": drawing.layout.view,
+        "attachments": drawing.files(),
+    }
 
 
 @dataclass
@@ -123,7 +129,7 @@ class TableMessages:
         self._reached = reached
         # What each table message shows now (message id, ``fingerprint``), so an edit that would
         # send exactly that again (a private choice that logs nothing public) is never sent.
-        self._shown: dict[int, tuple[int, int | None]] = {}
+        self._shown: dict[int, tuple[int, str]] = {}
         self._edited: dict[int, datetime] = {}  # when each table message was last drawn
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
@@ -230,14 +236,11 @@ class TableMessages:
                 drawing = await self._draw(table)
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
-            if shows is None or shows[1] is None or shows != (message_id, fingerprint(drawing)):
+            if shows is None or shows != (message_id, fingerprint(drawing)):
                 # Otherwise the message shows exactly this already: a call saved, budget kept.
                 self.spent(table)
-                embed, items, files = drawing
                 message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-                await message.edit(
-                    embed=embed, view=view_of(items), attachments=files, allowed_mentions=NOBODY
-                )
+                await message.edit(**table_message(drawing), allowed_mentions=NOBODY)
                 self.drawn(table, message_id, drawing)
             if table.unreachable_since is not None:
                 self._reached(table)
@@ -267,11 +270,10 @@ class TableMessages:
         """Someone deleted the table message: post the table again (its buttons live there)."""
         async with table.lock:
             drawing = await self._draw(table)
-        embed, items, files = drawing
         try:
             channel = self.bot.get_partial_messageable(table.channel_id)
             message = await channel.send(
-                embed=embed, view=view_of(items), files=files, allowed_mentions=NOBODY
+                view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
             )
         except (discord.HTTPException, OSError) as error:
             failure = classify(error)

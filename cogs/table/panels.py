@@ -5,15 +5,14 @@ touched it, or a DM message edited directly) and keeps each one following the ta
 a second, drawing only committed state. A panel that can no longer be edited (dismissed, token
 expired, DMs closed) is simply forgotten: the next click or "My hand" opens a fresh one.
 
-No wasted call: a refresh that would send exactly what the panel already shows (the same embed
-and components as the click answer or edit that drew it last) is not sent. DM panels are edited
+No wasted call: a refresh that would send exactly what the panel already shows (the same V2
+layout and pictures as the click answer or edit that drew it last) is not sent. DM panels are edited
 with the bot's own token, so each DM channel has an edit budget like a table's channel (5 per
 5 s, shared by every table that person follows by DM).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Callable
@@ -24,10 +23,10 @@ from typing import Any
 
 import discord
 
-from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
+from cogs.table.layout import Drawing
 from cogs.table.messages import EditBudget
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
@@ -38,8 +37,6 @@ log = logging.getLogger(__name__)
 PANEL_REFRESH = timedelta(seconds=1)
 # Interaction tokens die after 15 minutes; stop editing a panel a little before that.
 PANEL_TOKEN_LIFETIME = timedelta(minutes=14)
-
-PanelDrawing = tuple[discord.Embed, list[discord.ui.Item[Any]]]
 
 
 @dataclass
@@ -52,7 +49,7 @@ class OpenPanel:
     stamp: int  # the version its buttons carry: the state it was drawn from
     edited: datetime | None = None
     nav: str | None = None  # panel-only steps (a picked card) survive the live refresh
-    shown: int | None = None  # what it shows now (``shown``), to never send the same again
+    shown: str | None = None  # what it shows now (``shown``), to never send the same again
     # The latest version it is known to still show rightly: the stamp, or a later version whose
     # drawing for this seat came out the same (then it is left alone, and its clicks still count).
     current: int = -1
@@ -74,14 +71,28 @@ class TypedLine:
 STAMP = re.compile(r'"(g[as]:\d+:)\d+:')
 
 
-def shown(embed: discord.Embed, view: discord.ui.View | None) -> int:
-    """A fingerprint of what a panel shows its owner: its embed and its components, with the
-    version stamped in the custom_ids left out. A seat's panel is redrawn only when this changes,
-    that is when the seat's own view or its options changed, not whenever anyone acted."""
-    components = view.to_components() if view is not None else None
-    # No sort_keys: discord.py builds these dicts in a fixed order, and this runs on every draw.
-    text = json.dumps([embed.to_dict(), components], default=str)
-    return hash(STAMP.sub(r'"\1*:', text))
+def shown(drawing: Drawing | None) -> str:
+    """What a panel shows its owner: its V2 components and pictures (cogs/table/layout.py), with
+    the version stamped in the custom_ids left out. A seat's panel is redrawn only when this
+    changes, that is when the seat's own view or its options changed, not whenever anyone acted."""
+    drawing = drawing or over_drawing()
+    return STAMP.sub(r'"\1*:', drawing.fingerprint())
+
+
+def over_drawing(text: str = "See the table for the results.") -> Drawing:
+    """A panel once the game is over: no buttons, the table has the results."""
+    return Drawing(discord.Embed(title="Game over", description=text))
+
+
+def panel_message(drawing: Drawing) -> dict[str, Any]:
+    """The keywords that make a panel (an ephemeral answer or a DM) show ``drawing``. A panel
+    opened before the upgrade to V2 layouts holds an embed: the edit clears it."""
+    return {
+        "content": None,
+        "embed": None,
+        "view": drawing.layout.view,
+        "attachments": drawing.files(),
+    }
 
 
 class Panels:
@@ -90,7 +101,7 @@ class Panels:
         scheduler: Scheduler,
         *,
         lookup: Callable[[int], Table | None],
-        draw: Callable[[Table, int, str | None, str | None], PanelDrawing],
+        draw: Callable[[Table, int, str | None, str | None], Drawing],
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
@@ -152,15 +163,12 @@ class Panels:
         async with table.lock:  # only committed state is drawn
             if panel.current == table.version:
                 return  # a click's own answer already drew this version, or it looks the same
-            view: discord.ui.View | None
             if table.status == "playing":
-                embed, items = self._draw(table, seat, None, panel.nav)
-                view = view_of(items)
+                drawing = self._draw(table, seat, None, panel.nav)
             else:
-                embed = discord.Embed(title="Game over", description="See the table for the results.")
-                view = None
-            drawing = shown(embed, view)
-            if drawing == panel.shown:
+                drawing = over_drawing()
+            showing = shown(drawing)
+            if showing == panel.shown:
                 panel.current = table.version
                 return  # exactly what it shows already: nothing to send, and its buttons still count
             # Check and spend the DM channel's budget with no await in between: several tables
@@ -177,13 +185,13 @@ class Panels:
             if table.status != "playing":
                 self.forget(table_id, seat)
             panel.stamp = panel.current = table.version
-            panel.shown, panel.edited = drawing, now
+            panel.shown, panel.edited = showing, now
         try:
             if panel.message is not None:
-                await panel.message.edit(embed=embed, view=view, allowed_mentions=NOBODY)
+                await panel.message.edit(**panel_message(drawing), allowed_mentions=NOBODY)
             elif panel.interaction is not None:
                 await panel.interaction.edit_original_response(
-                    embed=embed, view=view, allowed_mentions=NOBODY
+                    **panel_message(drawing), allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
             if classify(error) is not Failure.TRANSIENT:
@@ -207,8 +215,7 @@ class Panels:
         if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
             return False
         if panel.current != table.version:
-            embed, items = self._draw(table, seat, None, panel.nav)
-            if shown(embed, view_of(items)) != panel.shown:
+            if shown(self._draw(table, seat, None, panel.nav)) != panel.shown:
                 return False
             panel.current = table.version
         return True
@@ -227,22 +234,19 @@ class Panels:
     ) -> bool:
         """Answer with the seat's panel. False if Discord refused the answer (the caller decides
         whether anything else must be said another way); the change behind it stands."""
-        embed, items = self._draw(table, seat, note, nav)
-        view = view_of(items)
+        drawing = self._draw(table, seat, note, nav)
         try:
             if edit:
-                await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NOBODY)
+                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
             else:
                 await interaction.response.send_message(
-                    embed=embed, view=view, ephemeral=True, allowed_mentions=NOBODY
+                    view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
             return False
         now = self.scheduler.now()
-        self._keep(
-            table.id, seat, OpenPanel(interaction, None, now, table.version, now, nav, shown(embed, view))
-        )
+        self._keep(table.id, seat, OpenPanel(interaction, None, now, table.version, now, nav, shown(drawing)))
         return True
 
     async def answer_typed(
@@ -281,24 +285,25 @@ class Panels:
             log.info("a keyboard move's old answer was already gone: %s", error)
 
     async def answer_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
-        embed = discord.Embed(
-            title="Game over", description="That was the last play. See the table for the results."
-        )
+        drawing = over_drawing("That was the last play. See the table for the results.")
         try:
             if edit:
-                await interaction.response.edit_message(embed=embed, view=None, allowed_mentions=NOBODY)
+                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NOBODY)
+                await interaction.response.send_message(
+                    view=drawing.layout.view, ephemeral=True, allowed_mentions=NOBODY
+                )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer the last click: %s", error)
 
     async def send_dm(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> bool:
         """The seat's panel by DM. Returns False (after answering with the panel here) when the
         person's DMs are closed."""
-        embed, items = self._draw(table, seat, None, None)
-        view = view_of(items)
+        drawing = self._draw(table, seat, None, None)
         try:
-            message = await interaction.user.send(embed=embed, view=view, allowed_mentions=NOBODY)
+            message = await interaction.user.send(
+                view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
+            )
         except (discord.HTTPException, OSError) as error:
             if classify(error) is Failure.TRANSIENT:
                 # Not the person's settings: Discord's trouble. Nothing to retry behind their
@@ -313,8 +318,6 @@ class Panels:
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
-        self._keep(
-            table.id, seat, OpenPanel(None, message, now, table.version, now, None, shown(embed, view))
-        )
+        self._keep(table.id, seat, OpenPanel(None, message, now, table.version, now, None, shown(drawing)))
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
         return True

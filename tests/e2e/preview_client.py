@@ -30,6 +30,8 @@ def _controls(components: Any) -> Iterator[dict[str, Any]]:
         if isinstance(node, dict):
             yield node
             yield from _controls(node.get("components"))
+            if isinstance(node.get("accessory"), dict):  # a V2 Section's button
+                yield from _controls([node["accessory"]])
 
 
 class PageClient:
@@ -99,7 +101,10 @@ class PageClient:
         found = []
         for message_id in self.copy.get("timeline", []):
             message = self.copy["messages"].get(message_id) or {}
-            if text is not None and text not in repr(message.get("embeds")) + (message.get("content") or ""):
+            # What the message shows: its embeds and content, or a V2 layout's texts.
+            layout = " ".join(str(n.get("content") or "") for n in _controls(message.get("components")))
+            shown = repr(message.get("embeds")) + (message.get("content") or "") + layout
+            if text is not None and text not in shown:
                 continue
             for node in _controls(message.get("components")):
                 if node.get("type") == 2 and node.get("control_key"):

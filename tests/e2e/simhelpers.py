@@ -24,12 +24,15 @@ def buttons(message: Any) -> list[dict[str, Any]]:
                 if c.get("type") == 2:
                     found.append(c)
                 walk(c.get("components"))
+                walk([c["accessory"]] if isinstance(c.get("accessory"), dict) else None)
             else:  # a discord.py component object
                 if isinstance(c, discord.components.Button):
                     found.append(
                         {"label": c.label, "custom_id": c.custom_id, "disabled": c.disabled, "emoji": c.emoji}
                     )
                 walk(getattr(c, "children", None))
+                accessory = getattr(c, "accessory", None)
+                walk([accessory] if accessory is not None else None)
 
     walk(message.components)
     return found
@@ -60,12 +63,70 @@ def action_of(button: dict[str, Any]) -> str:
     return m.group(3)
 
 
+def texts(message: Any) -> list[str]:
+    """The text of a V2 layout (cogs/table/layout.py): every TextDisplay's content, in order."""
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            if isinstance(c, dict):
+                if c.get("type") == 10:
+                    found.append(str(c.get("content") or ""))
+                walk(c.get("components"))
+                walk([c["accessory"]] if isinstance(c.get("accessory"), dict) else None)
+            else:
+                if isinstance(c, discord.components.TextDisplay):
+                    found.append(c.content)
+                walk(getattr(c, "children", None))
+
+    walk(message.get("components") if isinstance(message, dict) else getattr(message, "components", None))
+    return found
+
+
+def alt_texts(message: Any) -> list[str]:
+    """Every picture's alt text on a V2 layout (MediaGallery items, Thumbnails)."""
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            if isinstance(c, dict):
+                for item in c.get("items") or []:
+                    found.append(str(item.get("description") or ""))
+                if c.get("type") == 11:
+                    found.append(str(c.get("description") or ""))
+                walk(c.get("components"))
+                walk([c["accessory"]] if isinstance(c.get("accessory"), dict) else None)
+            else:
+                if isinstance(c, discord.components.MediaGalleryComponent):
+                    found.extend(item.description or "" for item in c.items)
+                if isinstance(c, discord.components.ThumbnailComponent):
+                    found.append(c.description or "")
+                walk(getattr(c, "children", None))
+                accessory = getattr(c, "accessory", None)
+                walk([accessory] if accessory is not None else None)
+
+    walk(getattr(message, "components", None))
+    return found
+
+
+def title(message: Any) -> str:
+    """A message's title: its embed's, or a V2 layout's heading (its first line, "## …")."""
+    embeds = getattr(message, "embeds", None) or []
+    if embeds:
+        return embeds[0].title or ""
+    for text in texts(message):
+        first = text.split("\n", 1)[0]
+        return first[3:] if first.startswith("## ") else ""
+    return ""
+
+
 def message_text(message: Any) -> str:
-    """Everything a person sees on a message: content, embeds, component labels."""
+    """Everything a person sees on a message: content, embeds, a layout's texts, component labels."""
     parts = [getattr(message, "content", "") or ""]
     for embed in getattr(message, "embeds", []) or []:
         data = embed.to_dict() if hasattr(embed, "to_dict") else embed
         parts.append(_flatten(data))
+    parts.extend(texts(message))
     for b in buttons(message):
         parts.append(button_text(b))
     return "\n".join(parts)
@@ -132,3 +193,59 @@ def reply_text(result: InteractionResult) -> str:
     for f in result.followups:
         parts.append(message_text(f))
     return "\n".join(parts)
+
+
+def v2_refusal(components: list[dict[str, Any]], filenames: list[str]) -> str | None:
+    """Why Discord would refuse this V2 layout with these attachments (SimCord's own checks of
+    component kinds, nesting, the 40 components and 4,000 characters, alt text lengths, and
+    every attachment://name having its file), or None if it would take it."""
+    from simcord.components import (
+        COMPONENTS_V2_FLAG,
+        ComponentValidationError,
+        resolve_attachment_references,
+        validate_message_state,
+    )
+
+    try:
+        checked = validate_message_state(components, flags=COMPONENTS_V2_FLAG, content=None, embeds=[])
+        uploaded = [
+            {"id": i, "filename": n, "url": f"https://cdn/{n}", "proxy_url": f"https://cdn/{n}", "size": 1}
+            for i, n in enumerate(filenames)
+        ]
+        resolve_attachment_references(checked, uploaded)
+    except ComponentValidationError as error:
+        return str(error)
+    return None
+
+
+def all_components(message: Any) -> list[Any]:
+    """Every component of a message as discord.py reads it back, nested ones too (a Container's
+    children, a Section's accessory), in order."""
+    found: list[Any] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            found.append(c)
+            walk(getattr(c, "children", None))
+            accessory = getattr(c, "accessory", None)
+            walk([accessory] if accessory is not None else None)
+
+    walk(getattr(message, "components", None))
+    return found
+
+
+def action_rows(message: Any) -> list[Any]:
+    """A message's ActionRows, wherever they are (top level on a classic message, inside the
+    Container of a V2 layout), as dicts or discord.py components as the message holds them."""
+    found: list[Any] = []
+
+    def walk(components: Any) -> None:
+        for c in components or []:
+            kind = c.get("type") if isinstance(c, dict) else getattr(c, "type", None)
+            if kind in (1, discord.ComponentType.action_row):
+                found.append(c)
+                continue
+            walk(c.get("components") if isinstance(c, dict) else getattr(c, "children", None))
+
+    walk(message.get("components") if isinstance(message, dict) else getattr(message, "components", None))
+    return found

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.simhelpers import ACTION, buttons
+from tests.e2e.simhelpers import ACTION, action_rows, buttons
 
 FINAL_PREFIX = "Spy Trap — "
 
 
 def selects(message: Any) -> list[dict[str, Any]]:
     found = []
-    for row in message.components or []:
+    for row in action_rows(message):
         children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
         for c in children:
             data = c if isinstance(c, dict) else c.to_dict()

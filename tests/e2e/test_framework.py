@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.simhelpers import emit_click, message_text, reply_text
+from tests.e2e.simhelpers import action_rows, emit_click, message_text, reply_text
 
 
 def select_ids(message) -> list[str]:  # type: ignore[no-untyped-def]
     ids = []
-    for row in message.components or []:
+    for row in action_rows(message):
         children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
         for c in children:
             data = c if isinstance(c, dict) else c.to_dict()

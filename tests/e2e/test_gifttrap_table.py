@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from db.models import ActionRow, Game, ResultRow
 from rules.gifttrap import GiftTrap
 from tests.e2e.gifttrap_driver import Person, is_over, open_lobby, play_to_end, select_with, selects
-from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
+from tests.e2e.simhelpers import action_rows, answer_text, buttons, emit_click, message_text, reply_text
 
 ENGINE = GiftTrap()
 
@@ -139,7 +139,7 @@ async def test_eight_players_choose_through_panel_pages(simcord_env, simcord_bot
     seen: set[str] = set()
     for page in ("give1", "give2", "rank", "cards"):
         await alice.show_page(page)
-        rows = alice.panel.components
+        rows = action_rows(alice.panel)
         assert len(rows) <= 5
         assert all(len(r["components"]) <= 5 for r in rows)
         for menu in selects(alice.panel):

@@ -29,6 +29,7 @@ from db.engine import Database
 from db.store import SeatSpec, Store
 from rules.zipzap.cards import follows, is_card_code
 from tests.e2e.preview_client import PageClient, refused
+from tests.e2e.simhelpers import message_text, title
 from tests.e2e.zipzap_driver import Player, is_over, play_to_end
 
 pytestmark = pytest.mark.skipif(
@@ -176,7 +177,7 @@ async def test_a_click_while_the_clock_advances_waits_its_turn(make_bot: Any) ->
         bot.store.write = write  # type: ignore[method-assign]
         assert not refused(status, receipt), (status, receipt)
         assert sync.refusals == []
-        panels = [m for m in channel.history(viewer=alice) if m.embeds and "Your hand" in m.embeds[0].title]
+        panels = [m for m in channel.history(viewer=alice) if "Your hand" in title(m)]
         assert panels, "My hand answered with alice's panel"
 
 
@@ -205,7 +206,7 @@ async def test_a_click_on_the_copy_the_page_holds_is_taken_after_a_read_it_aband
         assert world.page is not None
         assert world.page.withdrawn == 1 and world.page.refusals == []
         now = next(m for m in channel.history() if m.id == lobby.id)
-        assert "Robo 1 (casual)" in str(now.embeds[0].to_dict())  # the computer sat down
+        assert "Robo 1 (casual)" in message_text(now)  # the computer sat down
 
 
 async def test_a_click_on_a_button_that_changed_under_it_is_refused_never_pressed_elsewhere(

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bench.e2e import call_breakdown, max_in_window
-from tests.e2e.simhelpers import reply_text
+from cogs.table.layout import Picture
+from tests.e2e.simhelpers import alt_texts, reply_text
 from tests.e2e.zipzap_driver import Player, open_lobby, play_to_end
 
 DM_EDIT = re.compile(r"^/channels/(\d+)/messages/\d+$")
@@ -116,4 +118,55 @@ async def test_a_panel_is_left_alone_while_its_owners_view_is_unchanged_and_stil
     result = await bob.actor.select(bob.panel, ["wink"], custom_id=menu)
     assert "Too slow" not in reply_text(result), reply_text(result)
     assert table.version == drawn_at + 2, "bob's pick from his untouched panel counted"
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_games_panel_pictures_reach_only_their_owner_ephemeral_and_by_dm(simcord_env, simcord_bot):
+    """A game that draws its hands as pictures (``GameUI.panel_pictures``, here a stand-in for the
+    card art of issue 23 on Zip Zap) gets each seat's picture, with its alt text, on that seat's
+    panel only: alice's ephemeral panel and bob's DM panel each carry their own hand (bytes and
+    words), attached as the one file the layout refers to; the public table carries none. When
+    her hand changes, the live refresh sends the new picture.
+
+    Seen to fail with TableDrawing.panel drawing every panel with seat 0's pictures: bob's DM
+    then showed alice's hand."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 4
+    t = await open_lobby(env, seats=3, speed="off", people=("alice", "bob"))
+    alice, bob = t["actors"]
+    lobby, channel = t["lobby"], t["channel"]
+    ui = bot.referee.uis["zipzap"]
+
+    def hand(table: Any, seat: int) -> list[str]:
+        return list(table.state.view(seat)["hand"])
+
+    def panel_pictures(table: Any, seat: int) -> list[Picture]:
+        cards = hand(table, seat)
+        return [Picture("hand.png", b"PNG" + " ".join(cards).encode(), "Your hand: " + ", ".join(cards))]
+
+    ui.panel_pictures = panel_pictures
+    await alice.click(lobby, label="Start")
+    table = bot.referee.tables[1]
+    mine = await alice.click(lobby, label="My hand")
+    assert [a.filename for a in mine.response.attachments] == ["hand.png"]
+    assert alt_texts(mine.response) == ["Your hand: " + ", ".join(hand(table, 0))]
+    assert await bob.click(lobby, label="Hand by DM")
+    dm = bob.user.dm_channel.history()[-1]
+    assert alt_texts(dm) == ["Your hand: " + ", ".join(hand(table, 1))]
+    assert env.backend.cdn.get(dm.attachments[0].url) == b"PNG" + " ".join(hand(table, 1)).encode()
+    assert not channel.history()[0].attachments and alt_texts(channel.history()[0]) == []
+
+    before = hand(table, 0)
+    player = Player(alice, channel, lobby)
+    player.panel = mine.response
+    for _ in range(20):
+        if await player.step():
+            break
+        await env.advance_time(1)
+    await env.advance_time(2)  # the live refresh
+    now = next(m for m in channel.history(viewer=alice) if m.id == mine.response.id)
+    assert hand(table, 0) != before
+    assert alt_texts(now) == ["Your hand: " + ", ".join(hand(table, 0))]
+    assert env.backend.cdn.get(now.attachments[0].url) == b"PNG" + " ".join(hand(table, 0)).encode()
     assert not env.errors

@@ -17,7 +17,6 @@ import pytest
 import pytest_asyncio
 
 from bot import RefereeBot, Settings, create_bot
-from cogs.table.buttons import view_of
 from cogs.table.model import Table
 from db.engine import Database
 from db.store import SeatSpec, Store
@@ -94,9 +93,9 @@ async def test_a_dm_click_at_the_non_owner_counts_once_and_the_owner_follows(
         assert table.state is not None
         seat = next(s for s in (0, 1) if table.state.legal_actions(s))  # whoever can play now
         person = (alice, bob)[seat]
-        embed, items = shard1.referee.drawing.panel(table, seat, None, None)
+        panel = shard1.referee.drawing.panel(table, seat, None, None)
         user = await shard1.fetch_user(person.id)
-        await user.send(embed=embed, view=view_of(items))
+        await user.send(view=panel.layout.view, files=panel.files())
         dm = person.dm_channel.history()[-1]
         card = playable(dm)[0]
 
@@ -154,8 +153,8 @@ async def test_after_the_server_ends_every_connection_the_owner_catches_up_on_a_
         assert table.state is not None
         seat = next(s for s in (0, 1) if table.state.legal_actions(s))
         person = (alice, bob)[seat]
-        embed, items = shard1.referee.drawing.panel(table, seat, None, None)
-        await (await shard1.fetch_user(person.id)).send(embed=embed, view=view_of(items))
+        panel = shard1.referee.drawing.panel(table, seat, None, None)
+        await (await shard1.fetch_user(person.id)).send(view=panel.layout.view, files=panel.files())
         dm = person.dm_channel.history()[-1]
 
         assert await terminate_every_connection(database_url) >= 3  # both bots' locks, the feed

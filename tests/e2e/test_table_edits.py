@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from cogs.table.buttons import view_of
 from cogs.table.messages import TABLE_EDIT_SPACING
+from tests.e2e.simhelpers import buttons, message_text, title
 from tests.e2e.zaptrap_driver import Person as ZapPerson
 from tests.e2e.zaptrap_driver import open_lobby as open_zaptrap
 from tests.e2e.zipzap_driver import open_lobby as open_zipzap
@@ -86,4 +88,36 @@ async def test_a_busy_table_is_edited_at_most_once_a_second_and_a_half(simcord_e
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= SPACING - 0.25, gaps
     await env.advance_time(TABLE_EDIT_SPACING.total_seconds())
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_table_posted_as_an_embed_before_the_upgrade_is_converted_on_its_first_redraw(
+    simcord_env, simcord_bot
+):
+    """A table that was live before the upgrade to V2 layouts has an embed message (and maybe a
+    text line). Its first redraw turns that very message into the V2 layout: content and embeds
+    cleared (Discord refuses a V2 message with either), the components_v2 flag set, its buttons
+    still working. Seen to fail with ``table_message`` (cogs/table/messages.py) leaving out
+    ``embed=None`` and ``content=None``: the message kept its old embed and line, never
+    becoming a layout."""
+    env, bot = simcord_env, simcord_bot
+    t = await open_zipzap(env, people=("alice", "bob"))
+    await t["host"].click(t["lobby"], label="Start")
+    table = bot.referee.tables[1]
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    # The message as the bot drew tables before issue 23: an embed, buttons in legacy rows.
+    drawing = bot.referee.drawing.draw(table)
+    channel = bot.get_partial_messageable(table.channel_id)
+    old = await channel.send(content="A line.", embed=drawing.embed, view=view_of(drawing.items))
+    table.table_message_id = old.id
+    bot.referee.messages.redraw_later(table, 0)
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    now = next(m for m in t["channel"].history() if m.id == old.id)
+    assert not now.embeds and not now.content
+    assert now.flags.components_v2
+    assert title(now).startswith("Zip Zap") and "Latest" in message_text(now)
+    assert any(b.get("label") == "My hand" for b in buttons(now))
+    result = await t["actors"][0].click(now, label="My hand")  # its buttons still work
+    assert "Your hand" in title(result.response)
     assert not env.errors

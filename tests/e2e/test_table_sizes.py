@@ -152,8 +152,8 @@ def test_trap_results_are_short_and_history_has_every_move() -> None:
     assert len(final) <= TABLE_LIMIT and "trap-moves.txt" in (final.description or "")
     assert f"Main play: {view['ply']} move" in (final.description or "")
     # The final table message carries the whole list as a file, even after the results post.
-    files = {f.filename: f for f in ui.table_files(drawn.table)}
-    listing = files["trap-moves.txt"].fp.read().decode()
+    files = {f.filename: f for f in ui.table_downloads(drawn.table)}
+    listing = files["trap-moves.txt"].data.decode()
     assert len(section(listing, "Main play")) == view["ply"]
     assert "**" not in listing and "\\*" not in listing
 

@@ -10,13 +10,16 @@ import pytest
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from tests.e2e.gifttrap_driver import open_lobby
+from tests.e2e.simhelpers import alt_texts, texts
 from tests.e2e.trap_driver import board_png, open_table
 from tests.fault.twins import GAME_KEYS, make_table, sample_states, ui_class
 
 
 def waiting_field(message: Any) -> str:
-    (embed,) = message.embeds
-    return next(f.value for f in embed.fields if f.name == "Waiting on")
+    """The "Waiting on" line of a `/table status` answer (a V2 layout: cogs/table/layout.py)."""
+    return next(t for t in texts(message) if t.startswith("**Waiting on** · ")).removeprefix(
+        "**Waiting on** · "
+    )
 
 
 @pytest.mark.simcord(settle_timeout=30)
@@ -24,7 +27,8 @@ async def test_a_spectator_sees_trap_s_board_in_the_status(simcord_env, simcord_
     """Carol watches: her `/table status` carries the board picture its embed points at. When
     Discord refuses that answer, nothing changes and asking again works.
     Seen to fail with tables.py sending the embed without its files (as before issue 21): the
-    embed pointed at attachment://board.png and no file came with it."""
+    embed pointed at attachment://board.png and no file came with it. (Since issue 23 the
+    answer is a V2 layout whose MediaGallery refers to the file, with the board's alt text.)"""
     env = simcord_env
     simcord_bot.referee.new_seed = lambda: 5
     t = await open_table(env, cpu="easy", people=("alice",), quick_setup=True)
@@ -35,8 +39,9 @@ async def test_a_spectator_sees_trap_s_board_in_the_status(simcord_env, simcord_
 
     result = await carol.slash(channel, "table status")
     assert result.ephemeral
-    (embed,) = result.response.embeds
-    assert embed.image is not None and embed.image.url.endswith("board.png")
+    assert not result.response.embeds
+    (alt,) = alt_texts(result.response)  # the board, described for a screen reader
+    assert alt.startswith("Trap board, 5 by 5.") and "alice, red (A), to drop a pawn." in alt
     assert [a.filename for a in result.response.attachments] == ["board.png"]
     assert board_png(env, result.response).size[0] > 100
     assert "**alice**" in waiting_field(result.response) or "Robo" in waiting_field(result.response)

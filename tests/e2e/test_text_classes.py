@@ -37,6 +37,7 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.table.layout import Drawing
 from cogs.table.model import SeatInfo, Table
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
@@ -203,6 +204,8 @@ class Reading:
     key: str
     lines: list[Shown] = field(default_factory=list)
     actions: int = 0
+    # Every message drawn, as sent (a V2 layout: cogs/table/layout.py), for tests/e2e/test_v2_limits.py.
+    drawings: list[tuple[str, Drawing]] = field(default_factory=list)
 
     def text(self) -> str:
         return "\n".join(s.text for s in self.lines)
@@ -238,10 +241,17 @@ class Reader:
     def read(self, where: str, lines: list[Shown]) -> None:
         self.reading.lines += [replace(s, where=f"{self.key} {s.where or where}") for s in lines]
 
+    def drawn(self, where: str, drawing: Drawing) -> Drawing:
+        """A message as it is sent: kept, and its pictures' alt text read like any text."""
+        self.reading.drawings.append((f"{self.key} {where} v{self.table.version}", drawing))
+        self.read(where, [Shown(f"{where} alt text", p.alt) for p in drawing.pictures])
+        return drawing
+
     def play(self) -> Reading:
         table = self.table
         self.read("lobby", embed_lines(self.drawing.lobby.embed(table), "lobby"))
         self.read("lobby", item_lines(self.drawing.lobby.items(table), "lobby"))
+        self.drawn("lobby", self.drawing.draw(table))
         self.read("thread line", [Shown("thread line", self.drawing.thread_line(table))])
         started = [False]
 
@@ -308,7 +318,15 @@ class Reader:
             self.read("ping", [Shown("ping", text, pings=True) for text in pings])
         self.read("table", embed_lines(self.drawing.table_embed(table), "table"))
         self.read("table", item_lines(self.drawing.table_items(table), "table"))
-        self.read("status", embed_lines(self.drawing.status_embed(table), "/table status"))
+        self.drawn("table", self.drawing.draw(table))
+        status = self.drawn("/table status", self.drawing.status_drawing(table))
+        self.read(
+            "status",
+            [
+                *embed_lines(status.embed, "/table status"),
+                Shown("/table status", self.drawing.waiting_text(table), field="Waiting on"),
+            ],
+        )
         if table.version % self.panels_every == 0 or table.version < 3:
             self.read_panels()
             history = getattr(self.ui, "history", None)
@@ -318,17 +336,18 @@ class Reader:
     def read_panels(self) -> None:
         table = self.table
         for seat in (s.seat for s in table.seats if not s.is_computer):
-            embed, items = self.drawing.panel(table, seat, None, None)
-            self.read("panel", embed_lines(embed, "panel") + item_lines(items, "panel"))
-            steps = navs(items)
+            panel = self.drawn("panel", self.drawing.panel(table, seat, None, None))
+            self.read("panel", embed_lines(panel.embed, "panel") + item_lines(panel.items, "panel"))
+            steps = navs(panel.items)
             for _depth in range(3):  # the steps a panel's own buttons lead to (a pile's three cards)
                 deeper: list[str] = []
                 for nav in steps[:6]:
-                    embed, items = self.drawing.panel(table, seat, None, nav)
+                    step = self.drawn("panel step", self.drawing.panel(table, seat, None, nav))
                     self.read(
-                        "panel step", embed_lines(embed, "panel step") + item_lines(items, "panel step")
+                        "panel step",
+                        embed_lines(step.embed, "panel step") + item_lines(step.items, "panel step"),
                     )
-                    deeper += [n for n in navs(items) if n != nav and n.startswith(nav)]
+                    deeper += [n for n in navs(step.items) if n != nav and n.startswith(nav)]
                 steps = deeper
 
     def finish(self) -> None:
@@ -336,6 +355,7 @@ class Reader:
         self.read("final post", embed_lines(self.ui.final_embed(table), "final post"))
         self.read("final table", embed_lines(self.drawing.table_embed(table), "final table"))
         self.read("final table", item_lines(self.drawing.table_items(table), "final table"))
+        self.drawn("final table", self.drawing.draw(table))
         for file in self.drawing.files(table):
             if file.filename.endswith(".txt"):
                 fp = file.fp
@@ -349,8 +369,8 @@ class Reader:
         stopped = replace(
             table, status="stopped", closed_note=f"Stopped by {PEOPLE[0]}. No results were recorded."
         )
-        embed, _items, _files = self.drawing.draw(stopped)
-        self.read("stopped table", embed_lines(embed, "stopped table"))
+        closed = self.drawn("stopped table", self.drawing.draw(stopped))
+        self.read("stopped table", embed_lines(closed.embed, "stopped table"))
 
 
 def read_game(

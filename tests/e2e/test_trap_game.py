@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.drawings.trap_board import image_size
-from tests.e2e.simhelpers import buttons, message_text
+from tests.e2e.simhelpers import all_components, alt_texts, buttons, message_text
 from tests.e2e.trap_driver import (
     Person,
     Typist,
@@ -61,7 +62,8 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     await alice.click(lobby, label="Start")
 
     table_message = channel.history()[0]
-    assert table_message.embeds[0].image.url.endswith("board.png")
+    (alt,) = alt_texts(table_message)  # the board in a MediaGallery, with its words
+    assert "alice, red (A)" in alt and "to drop a pawn" in alt
     assert board_png(env, table_message).size == image_size(5)
     person = Person(alice, lobby, simcord_bot, seat=0)
     await person.open_panel()
@@ -83,6 +85,11 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     assert sum(len(e) for e in final_message(channel).embeds) <= 1500
     assert "trap-moves.txt" in final and f"Main play: {view['ply']} move" in final
     listing = moves_file(env, channel.history()[0])
+    # ...as a File component of its V2 layout, beside the board's picture (nothing unreferenced).
+    shown = all_components(channel.history()[0])
+    files = [c for c in shown if isinstance(c, discord.components.FileComponent)]
+    assert [f.media.url.rsplit("/", 1)[-1] for f in files] == ["trap-moves.txt"]
+    assert sorted(a.filename for a in channel.history()[0].attachments) == ["board.png", "trap-moves.txt"]
     assert len(section(listing, "Piece Drop")) == 16
     moves = section(listing, "Main play")
     assert len(moves) == view["ply"]

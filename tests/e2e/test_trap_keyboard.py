@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.simhelpers import message_text
+from tests.e2e.simhelpers import message_text, title
 from tests.e2e.trap_driver import Typist, medium_chooser, open_table, play_to_end
 
 DELETE_LINE = "/webhooks/*/messages/@original"
@@ -48,7 +48,7 @@ async def test_a_whole_game_typed_leaves_one_short_line(simcord_env, simcord_bot
     assert typist.actions >= 8
     public = {m.id for m in channel.history()}
     mine = [m for m in channel.history(viewer=alice) if m.id not in public | before]
-    assert len(mine) == 1, [m.content or m.embeds[0].title for m in mine]
+    assert len(mine) == 1, [m.content or title(m) for m in mine]
     (last,) = mine
     assert last.content.startswith("✅ `") and "```" not in last.content and not last.embeds
     assert "That ended the game" in last.content or "**alice**" in last.content

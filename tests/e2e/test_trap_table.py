@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 from sqlalchemy import func, select
 
@@ -226,4 +227,25 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
     assert len(section(listing, "Main play")) == view["ply"]
     async with new_bot.database.sessions() as s:
         assert (await s.scalars(select(Game.status))).one() == "finished"
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_trap_table_needs_attach_files_and_says_so(simcord_env, simcord_bot):
+    """Trap's table message carries its board as a file (``GameUI.table_pictures``): in a channel
+    where the bot may not attach files, `/trap new` says what is missing and opens nothing, while
+    Zip Zap (no pictures yet) opens there. Seen to fail when the check still looked for the
+    ``table_files`` hook that issue 23 replaced: the table opened, and its board could never be
+    drawn."""
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel(
+        "no-files", overwrites={bot.user: discord.PermissionOverwrite(attach_files=False)}
+    )
+    alice = guild.add_member(env.create_user("alice"))
+    refused = await alice.slash(channel, "trap new")
+    assert refused.ephemeral and "Attach Files" in reply_text(refused)
+    assert channel.history() == [] and bot.referee.tables == {}
+    opened = await alice.slash(channel, "zipzap new")
+    assert "table is open" in reply_text(opened)
     assert not env.errors

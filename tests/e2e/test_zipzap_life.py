@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from db.models import Game, Seat
-from tests.e2e.simhelpers import message_text, playable, reply_text
+from tests.e2e.simhelpers import message_text, playable, reply_text, title
 from tests.e2e.zipzap_driver import Player, is_over, open_lobby, play_to_end
 
 
@@ -60,7 +60,7 @@ async def test_a_busy_table_gets_at_most_five_edits_per_five_seconds(simcord_env
     # The final state is shown: after the game the table message says so.
     await env.advance_time(6)
     final_table = channel.history()[0]
-    assert "game over" in (final_table.embeds[0].title or "")
+    assert "game over" in title(final_table)
 
 
 @pytest.mark.simcord(settle_timeout=30)
@@ -98,7 +98,7 @@ async def test_the_host_or_a_manager_can_stop_a_table(simcord_env, simcord_bot):
     mod = t["guild"].add_member(env.create_user("mod"), roles=[managers])
     r = await mod.slash(t["channel"], "table stop")
     assert "stopped" in reply_text(r)
-    assert "stopped" in (t["channel"].history()[0].embeds[0].title or "")
+    assert "stopped" in title(t["channel"].history()[0])
     async with simcord_bot.database.sessions() as s:
         assert (await s.scalars(select(Game.status))).one() == "cancelled"
     assert "My hand" not in message_text(t["channel"].history()[0])  # its buttons are gone

@@ -11,7 +11,7 @@ from cogs.zipzap import ZipZapUI, card_label
 from db.models import ActionRow, Game
 from rules.zipzap import ZipZap
 from tests.e2e.secrecy import Audit
-from tests.e2e.simhelpers import answer_text, emit_click, message_text, playable, reply_text
+from tests.e2e.simhelpers import answer_text, emit_click, message_text, playable, reply_text, title
 from tests.e2e.zipzap_driver import Player, is_over, open_lobby, play_to_end
 
 ENGINE = ZipZap()
@@ -164,7 +164,7 @@ async def test_nobody_ever_sees_another_players_cards(simcord_env, simcord_bot):
     assert audit.leaks() == []
     # Hands are only ever drawn on ephemeral panels or in DMs, never on a public message.
     public = t["channel"].history()
-    assert public and not any(m.embeds and (m.embeds[0].title or "").startswith("Your hand") for m in public)
+    assert public and not any(title(m).startswith("Your hand") for m in public)
     assert any("Your hand" in message_text(m) for m in players[1].actor.user.dm_channel.history())
 
 

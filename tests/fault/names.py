@@ -203,7 +203,10 @@ def render_game(cls: type, key: str, data: JSON, events: list[JSON], names: list
     if table.status == "finished":
         out += embed_leaves("final", cls().final_embed(table))
     drawing = _drawing(cls, key)
-    out += embed_leaves("status", drawing.status_embed(table))
+    status = drawing.status_drawing(table)
+    out += embed_leaves("status", status.embed)
+    out += [("status.waiting", "markdown", line) for line in status.extra]
+    out += [(f"status.alt[{i}]", "plain", p.alt) for i, p in enumerate(status.pictures)]
     out.append(("thread line", "markdown", drawing.thread_line(table)))
     if hasattr(ui, "history"):
         history = cls().history(table)
@@ -251,8 +254,7 @@ def render_lobby(cls: type, key: str, names: list[str]) -> list[Leaf]:
     heir = cancelled.host_id
     lobby.edit(cancelled, Clicker(heir, names[heir - 1000], False), "cancel", None)
     cancelled.status = "cancelled"
-    embed, _items, _files = drawing.draw(cancelled)
-    out += embed_leaves("lobby cancelled", embed)
+    out += embed_leaves("lobby cancelled", drawing.draw(cancelled).embed)
     return out
 
 
@@ -311,6 +313,16 @@ def payload_leaves(where: str, data: dict[str, Any]) -> Iterator[Leaf]:
             for key in ("label", "placeholder"):
                 if c.get(key):
                     yield f"{at}[{j}].{key}", "plain", str(c[key])
+            if c.get("type") == 10:  # a V2 layout's text (cogs/table/layout.py) renders markdown
+                yield f"{at}[{j}].content", "markdown", str(c.get("content") or "")
+            # Alt text is read out, never rendered: names in it are as their owners chose them.
+            for k, item in enumerate(c.get("items") or []):
+                if item.get("description"):
+                    yield f"{at}[{j}].items[{k}].description", "plain", str(item["description"])
+            if c.get("type") == 11 and c.get("description"):
+                yield f"{at}[{j}].description", "plain", str(c["description"])
+            if isinstance(c.get("accessory"), dict):
+                yield from walk([c["accessory"]], f"{at}[{j}].accessory")
             for k, option in enumerate(c.get("options") or []):
                 yield f"{at}[{j}].options[{k}].label", "plain", str(option["label"])
                 if option.get("description"):

@@ -35,6 +35,7 @@ from cogs.table.panels import Panels  # noqa: E402
 from cogs.table.spine import Spine  # noqa: E402
 from db.engine import migrate  # noqa: E402
 from db.store import Store  # noqa: E402
+from tests.e2e.simhelpers import texts  # noqa: E402
 from tests.e2e.zipzap_driver import Player, is_over, open_lobby  # noqa: E402
 
 
@@ -109,8 +110,8 @@ async def burst(url: str, seed: int, graceful: bool = False) -> None:
         table = bot.referee.table_or_closed(table_id)
         assert table is not None
         shown = next(m for m in t["channel"].history() if m.id == table.table_message_id)
-        drawn, _items, _files = bot.referee.drawing.draw(table)
-        same = shown.embeds and shown.embeds[0].to_dict() == drawn.to_dict()
+        drawn = bot.referee.drawing.draw(table).layout
+        same = texts(shown) and texts(shown) == texts({"components": drawn.components})
         say(f"CLOSED {'same' if same else 'different'}")
 
 

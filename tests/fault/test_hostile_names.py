@@ -28,7 +28,7 @@ import pytest
 from cogs.table.common import markdown_name
 from rules import get_game
 from tests.e2e import gifttrap_driver, spytrap_driver, trap_driver, zaptrap_driver, zipzap_driver
-from tests.e2e.simhelpers import reply_text
+from tests.e2e.simhelpers import reply_text, texts
 from tests.fault.fault_helpers import answered_privately, emit_slash
 from tests.fault.names import (
     as_chosen,
@@ -405,7 +405,7 @@ async def test_leaving_stopping_and_a_rematch_with_hostile_names(simcord_env: An
     assert "stopped" in reply_text(stopped)
     await env.advance_time(3)
     drawn = next(m for m in thread.history() if m.id == table.table_message_id)
-    assert drawn.embeds[0].description.startswith(f"Stopped by {markdown_name(night.chosen[heir.id])}.")
+    assert texts(drawn)[0].split("\n", 1)[1].startswith(f"Stopped by {markdown_name(night.chosen[heir.id])}.")
     # A game played to its end, then a rematch from its results.
     bot.referee.new_seed = lambda: 6
     opened = await night.people[1].slash(night.channel, "zipzap new", seats=2, rounds=1)

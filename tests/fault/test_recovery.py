@@ -17,7 +17,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from db.models import ActionRow, Game, PlayerStats
-from tests.e2e.simhelpers import buttons, emit_click, playable, reply_text
+from tests.e2e.simhelpers import buttons, emit_click, playable, reply_text, title
 from tests.e2e.zipzap_driver import open_lobby
 
 LOCKED = OperationalError("UPDATE games", {}, Exception("database is locked"))
@@ -315,7 +315,7 @@ async def test_a_stop_is_never_overwritten_by_a_pending_redraw(simcord_env, simc
     assert "stopped" in reply_text(r)
     await env.advance_time(10)
     final = table_message(t["channel"], table)
-    assert "stopped" in (final.embeds[0].title or "")
+    assert "stopped" in title(final)
     assert label_texts(final) == []
 
 
@@ -377,7 +377,7 @@ async def test_the_last_person_leaving_a_lobby_clears_its_join_button(simcord_en
     assert "cancelled" in reply_text(r)
     await env.advance_time(2)
     message = table_message(t["channel"], table)
-    assert "cancelled" in (message.embeds[0].title or "") and label_texts(message) == []
+    assert "cancelled" in title(message) and label_texts(message) == []
     assert (await row(bot, table.id)).status == "cancelled"
 
 

@@ -22,6 +22,7 @@ import pytest
 
 from cogs.spytrap import FLAGS
 from cogs.spytrap import card_label as spy_card
+from cogs.table.layout import Picture
 from cogs.table.model import Table
 from cogs.zaptrap import card_label as zap_card
 from tests.fault.twins import audit_game, ui_class
@@ -141,7 +142,39 @@ def test_the_audit_reports_a_leaky_table(monkeypatch: pytest.MonkeyPatch, leak: 
     report = audit_game(key, players, options, seed, per_phase=1, every=40)
     assert report.differences, f"the {leak} leak went unnoticed"
     # `/table status` draws the same table embed, so the leak shows there too, and nowhere else.
-    elsewhere = [d for d in report.differences if ": table_embed." not in d and ": table_status." not in d]
+    elsewhere = [
+        d
+        for d in report.differences
+        if not any(f" {part}." in d for part in ("table_embed", "table_status", "table_message"))
+    ]
     assert not elsewhere, elsewhere[:3]
     spectator = [d for d in report.differences if "observer None:" in d]
     assert spectator, "the leak should show to a spectator too"
+
+
+@pytest.mark.parametrize("leaks_in", ["alt", "bytes"])
+def test_the_audit_reports_a_picture_that_shows_a_secret(
+    monkeypatch: pytest.MonkeyPatch, leaks_in: str
+) -> None:
+    """A picture on Zap or Trap's table (``GameUI.table_pictures``, laid out by
+    cogs/table/layout.py) whose alt text, or whose bytes alone, are drawn from the hands: the
+    twin audit reports it on the table message and in `/table status`, which both show the
+    table's pictures. Before the audit rendered through the layouts it compared the game's
+    embed only, and this leak was invisible to it: both seen to fail with ``laid_out`` in
+    tests/fault/twins.py returning nothing, and the bytes one with only the attached bytes
+    left out of it."""
+    cls = ui_class("zaptrap")
+
+    def table_pictures(self: Any, table: Table) -> list[Picture]:
+        hands = str(getattr(table.state, "hands", ""))
+        alt = "The table." + (f" Hands: {hands}" if leaks_in == "alt" else "")
+        data = b"PNG" + (hands.encode() if leaks_in == "bytes" else b"")
+        return [Picture("table.png", data, alt)]
+
+    monkeypatch.setattr(cls, "table_pictures", table_pictures, raising=False)
+    players, options, seed = GAMES["zaptrap"][0]
+    report = audit_game("zaptrap", players, options, seed, per_phase=1, every=40)
+    assert any(" table_message." in d for d in report.differences), report.differences[:3]
+    assert any(" table_status." in d for d in report.differences), report.differences[:3]
+    elsewhere = [d for d in report.differences if " table_message." not in d and " table_status." not in d]
+    assert not elsewhere, elsewhere[:3]

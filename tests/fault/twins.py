@@ -33,7 +33,6 @@ something public (a bug here) or the engine's view carries a secret; either is r
 from __future__ import annotations
 
 import copy
-import io
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -45,6 +44,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.table.drawing import TableDrawing
+from cogs.table.layout import Drawing
 from cogs.table.model import SeatInfo, Table
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
@@ -327,18 +328,35 @@ def component(item: discord.ui.Item[Any]) -> JSON:
     return data
 
 
+def laid_out(drawing: Drawing) -> JSON:
+    """A drawing as Discord receives it: the V2 layout (cogs/table/layout.py: every text, button,
+    and picture's alt text) and the bytes of each file it attaches."""
+    layout = drawing.layout
+    return {
+        "components": layout.components,
+        "attached": [(a.filename, a.data, getattr(a, "alt", None)) for a in layout.attached],
+    }
+
+
+def drawing_of(cls: type) -> TableDrawing:
+    """The referee's own drawing of a table, with a fresh GameUI of this class."""
+    referee = Referee(None, None, Scheduler())  # type: ignore[arg-type]  # never started: draws only
+    referee.register(cls())
+    return referee.drawing
+
+
 def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
-    """Everything public drawn from this state: the table message (embed, buttons, files), the
-    log lines and pings for the events that led here, the round and final posts."""
+    """Everything public drawn from this state: the table message (its V2 layout through the
+    referee's drawing, and its pictures' bytes and alt text), the game's embed and buttons as
+    it draws them, the log lines and pings for the events that led here, the round and final
+    posts."""
     table = make_table(key, data)
     ui = cls()
     out: JSON = {
         "table_embed": ui.table_embed(table).to_dict(),
         "table_items": [component(i) for i in ui.table_items(table)],
+        "table_message": laid_out(drawing_of(cls).draw(make_table(key, data))),
     }
-    files = getattr(ui, "table_files", None)
-    if files is not None:
-        out["table_files"] = [(f.filename, _read(f)) for f in files(table)]
     happened = [Event.from_json(e) for e in events]
     out["event_lines"] = [cls().event_line(table, e) for e in happened]
     announce = getattr(ui, "announcements", None)
@@ -352,9 +370,7 @@ def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
         out["final_embed"] = cls().final_embed(table).to_dict()
     # What anyone may ask for privately: `/table status` (the referee's own drawing, with whom
     # the table waits on) and the History button.
-    referee = Referee(None, None, Scheduler())  # type: ignore[arg-type]  # never started: draws only
-    referee.register(cls())
-    out["table_status"] = referee.drawing.status_embed(table).to_dict()
+    out["table_status"] = laid_out(drawing_of(cls).status_drawing(make_table(key, data)))
     if getattr(ui, "history", None) is not None:  # GiftTRAP's stays on the final table
         out["history"] = cls().history(table)
     return out
@@ -362,12 +378,11 @@ def render_public(cls: type, key: str, data: JSON, events: list[JSON]) -> JSON:
 
 def render_panel(cls: type, key: str, data: JSON, seat: int) -> JSON:
     """A seat's private panel, and each page its own navigation buttons lead to."""
-    table = make_table(key, data)
-    embed, items = cls().panel(table, seat, None)
-    out: JSON = {"panel": {"embed": embed.to_dict(), "items": [component(i) for i in items]}}
-    for nav in _navs(items):
-        embed, items = cls().panel(make_table(key, data), seat, None, nav)
-        out[f"panel nav-{nav}"] = {"embed": embed.to_dict(), "items": [component(i) for i in items]}
+    drawing = drawing_of(cls).panel(make_table(key, data), seat, None, None)
+    navs = _navs(drawing.items)
+    out: JSON = {"panel": laid_out(drawing)}
+    for nav in navs:
+        out[f"panel nav-{nav}"] = laid_out(drawing_of(cls).panel(make_table(key, data), seat, None, nav))
     return out
 
 
@@ -379,12 +394,6 @@ def _navs(items: list[discord.ui.Item[Any]]) -> list[str]:
         if action.startswith("nav-"):
             navs.append(action[4:])
     return navs
-
-
-def _read(file: discord.File) -> bytes:
-    fp = file.fp
-    assert isinstance(fp, io.IOBase)
-    return bytes(fp.read())  # type: ignore[arg-type]
 
 
 # --- the audit ----------------------------------------------------------------------------------
