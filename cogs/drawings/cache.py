@@ -60,6 +60,17 @@ class PictureCache:
         task.add_done_callback(lambda done: self._finish(key, done))
         return await asyncio.shield(task)
 
+    def peek(self, key: Hashable) -> bytes | None:
+        """The cached bytes, or None; never draws (for code that may not await). Not counted: the
+        ask that made them ready (``get``) was."""
+        return self._items.get(key)
+
+    def put(self, key: Hashable, data: bytes) -> None:
+        """Keep bytes drawn elsewhere (counted as a miss: someone had to draw them)."""
+        self.misses += 1
+        if key not in self._items:
+            self._store(key, data)
+
     def _finish(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
         self._drawing.pop(key, None)
         if done.cancelled() or done.exception() is not None:

@@ -20,6 +20,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
 from cogs.table.model import Table
+from cogs.table.pictures import Pictures, Sketch
 from rules.base import Event
 
 # What a running timer will do, by the engine's timer name (a game may say better: clock_text).
@@ -72,7 +73,9 @@ class GameUI(Protocol):
     (images on a seat's panel), and ``prepare_files(table) -> Awaitable | None``: what takes long
     to draw (a picture), drawn off the event loop before the table is drawn; the picture hooks
     then only hand out bytes already made (from the game's cache, keyed by what a picture shows),
-    as panels are drawn without awaiting;
+    as panels are drawn without awaiting. Simpler for card art: ``table_sketches(table)`` and
+    ``panel_sketches(table, seat) -> list[Sketch]`` (cogs/table/pictures.py) say what each picture
+    shows and how to draw it; the table draws them off the loop, once per distinct content;
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
     "My hand" button's text), ``announcements(table, events) -> list[Announcement]`` (short
@@ -114,6 +117,7 @@ class TableDrawing:
     def __init__(self, uis: dict[str, GameUI], lobby: Lobby) -> None:
         self.uis = uis
         self.lobby = lobby
+        self.art = Pictures()  # every game's card art, drawn once per distinct content
 
     def draw(self, table: Table) -> Drawing:
         """The table message for whatever the table is now: lobby, game, result, or ended."""
@@ -166,11 +170,27 @@ class TableDrawing:
         with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
         if prepare is not None and with_files and (slow := prepare(table)) is not None:
             await slow
+        if with_files:
+            await self.art.ready(self._sketches(table))
         return self.draw(table)
+
+    def _sketches(self, table: Table) -> list[Sketch]:
+        hook = getattr(self.uis[table.game.key], "table_sketches", None)
+        return list(hook(table)) if hook is not None and table.state is not None else []
+
+    def _panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+        hook = getattr(self.uis[table.game.key], "panel_sketches", None)
+        return list(hook(table, seat)) if hook is not None and table.state is not None else []
+
+    async def prepare_panel(self, table: Table, seat: int) -> None:
+        """Draw the seat's panel pictures off the event loop, so that drawing the panel (which
+        does not await) finds them made. Hold the table's lock: they are of committed state."""
+        await self.art.ready(self._panel_sketches(table, seat))
 
     def pictures(self, table: Table) -> list[Picture]:
         hook = getattr(self.uis[table.game.key], "table_pictures", None)
-        return list(hook(table)) if hook is not None else []
+        found = list(hook(table)) if hook is not None else []
+        return found + self.art.pictures(self._sketches(table))
 
     def downloads(self, table: Table) -> list[Download]:
         hook = getattr(self.uis[table.game.key], "table_downloads", None)
@@ -201,6 +221,7 @@ class TableDrawing:
         embed, items = ui.panel(table, seat, note, nav)
         hook = getattr(ui, "panel_pictures", None)
         pictures = list(hook(table, seat)) if hook is not None else []
+        pictures += self.art.pictures(self._panel_sketches(table, seat))
         return Drawing(embed, items, pictures, clock=self.clock(table))
 
     def waiting_on(self, table: Table) -> list[int] | None:

@@ -395,7 +395,7 @@ class Entry:
         *,
         panel: bool,
     ) -> None:
-        if version != table.version and not self._still_meant(table, seat, version, action):
+        if version != table.version and not await self._still_meant(table, seat, version, action):
             # Quote the news only if it is news since that panel (private choices log nothing).
             news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
             note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
@@ -411,7 +411,7 @@ class Entry:
         else:
             await self.spine.panels.answer_over(interaction, edit=panel)
 
-    def _still_meant(self, table: Table, seat: int, version: int, action: str) -> bool:
+    async def _still_meant(self, table: Table, seat: int, version: int, action: str) -> bool:
         """Whether a click from an older panel may go to the engine anyway, as long as nothing
         that changes what it means (a new round, say: the same card codes come back) happened
         since (the epoch): either the game says the action means the same whatever changed
@@ -422,7 +422,7 @@ class Entry:
         version_free = getattr(self.spine.uis[table.game.key], "version_free", None)
         if version_free is not None and version_free(action):
             return True
-        return self.spine.panels.still_shown(table, seat, version)
+        return await self.spine.panels.still_shown(table, seat, version)
 
     async def _guarded(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """One place that turns refusals and failures into a clear ephemeral answer."""

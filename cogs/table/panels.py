@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -102,10 +102,13 @@ class Panels:
         *,
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
+        prepare: Callable[[Table, int], Awaitable[None]] | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
         self._draw = draw
+        # Draws the seat's pictures off the event loop before ``draw`` (which does not await).
+        self._prepare = prepare
         # table id → seat → its open panel: a change looks only at its own table's panels.
         self.open: dict[int, dict[int, OpenPanel]] = {}
         self.dm_budget = EditBudget()  # per DM channel
@@ -164,6 +167,7 @@ class Panels:
             if panel.current == table.version:
                 return  # a click's own answer already drew this version, or it looks the same
             if table.status == "playing":
+                await self.prepare(table, seat)
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
                 drawing = over_drawing()
@@ -205,7 +209,12 @@ class Panels:
                 self._keep(table_id, seat, panel)  # a game-over edit must still land too
                 raise TryLater(error) from error
 
-    def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
+    async def prepare(self, table: Table, seat: int) -> None:
+        """Make the seat's pictures before its panel is drawn (off the loop, cached by content)."""
+        if self._prepare is not None and table.state is not None:
+            await self._prepare(table, seat)
+
+    async def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
         comes from the seat's open panel, and drawing that panel now shows its owner exactly the
         same (same cards, same options, same text). Then nothing the person could see changed,
@@ -215,6 +224,7 @@ class Panels:
         if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
             return False
         if panel.current != table.version:
+            await self.prepare(table, seat)
             if shown(self._draw(table, seat, None, panel.nav)) != panel.shown:
                 return False
             panel.current = table.version
@@ -234,6 +244,7 @@ class Panels:
     ) -> bool:
         """Answer with the seat's panel. False if Discord refused the answer (the caller decides
         whether anything else must be said another way); the change behind it stands."""
+        await self.prepare(table, seat)
         drawing = self._draw(table, seat, note, nav)
         try:
             if edit:

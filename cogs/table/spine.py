@@ -91,7 +91,12 @@ class Spine:
             unreachable=self._on_unreachable,
             reached=self._on_reached,
         )
-        self.panels = Panels(scheduler, lookup=self.table_or_closed, draw=self.drawing.panel)
+        self.panels = Panels(
+            scheduler,
+            lookup=self.table_or_closed,
+            draw=self.drawing.panel,
+            prepare=self.drawing.prepare_panel,
+        )
         self.announcer = Announcer(self.messages, scheduler)
         self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
