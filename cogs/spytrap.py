@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawings import spytrap_cards
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.pictures import Sketch
 from cogs.table.words import plural, seat_names
 from rules.base import Event
 from rules.spytrap import COUNTRIES, SpyTrap, SpyTrapState, card_name, card_type, country_of
@@ -67,7 +70,7 @@ def _names(table: Table, text: str) -> str:
 
 
 def _home_line(view: SpyTrapView, seat: int) -> str:
-    """ "🇫🇷×3 (1 from own pile) 🇩🇪×1": Files drawn from your own pile do not count toward the
+    """ "🇫🇷 French ×3 (1 from own pile) 🇩🇪 German ×1": Files drawn from your own pile do not count toward the
     ordinary win, so the line says how many of each country came from there."""
     tallies: dict[str, CountryTally] = view["tallies"][seat]
     parts = []
@@ -81,7 +84,8 @@ def _home_line(view: SpyTrapView, seat: int) -> str:
                 note = " (from own pile)" if own == 1 else " (all from own pile)"
             else:
                 note = f" ({own} from own pile)"
-            parts.append(f"{FLAGS[country]}×{tally['all']}{note}")
+            # The flag alone is a picture to a screen reader ("flag: France"): the word says it.
+            parts.append(f"{FLAGS[country]} {country} ×{tally['all']}{note}")
     return " ".join(parts) or "no Files yet"
 
 
@@ -136,7 +140,7 @@ class SpyTrapUI:
         for s in table.seats:
             i = s.seat
             out = not view["active"][i]
-            marks = ("❌ out" if out else "") + (" 🛡️" if view["immunity"][i] and not out else "")
+            marks = ("❌ out" if out else "") + (" 🛡️ Immunity" if view["immunity"][i] and not out else "")
             bid = view["bids"][i]
             said = f" · bid {bid}" if isinstance(bid, int) else (" · passed" if bid == "pass" else "")
             value = (
@@ -144,7 +148,8 @@ class SpyTrapUI:
                 f"Home: {_home_line(view, i)}"
             )
             # Only the marks that apply, one space apart: "alice 🛡️", never "alice  🛡️".
-            name = " ".join(part for part in (s.name, "🤖" if s.is_computer else "", marks.strip()) if part)
+            computer = "🤖 computer" if s.is_computer else ""
+            name = " ".join(part for part in (s.name, computer, marks.strip()) if part)
             embed.add_field(name=name[:256], value=value[:1024], inline=True)
         if view["drawn"]:
             drawn = " · ".join(card_label(d["card"]) for d in view["drawn"][-8:])
@@ -156,6 +161,26 @@ class SpyTrapUI:
         embed.set_footer(text=footer[:2048])
         return embed
 
+    def table_sketches(self, table: Table) -> list[Sketch]:
+        """This round's face-up cards as one picture, from the public view only: beside the title
+        when one card is down, full width when several are. The alt text names whose pile each
+        card came from (the picture labels them by seat number, the table's text by name)."""
+        drawn = _state(table).view(None)["drawn"]
+        if not drawn:
+            return []
+        view = _state(table).view(None)
+        faces = tuple((card_name(d["card"]), d["pile"]) for d in drawn)
+        alt = seat_names(table, spytrap_cards.table_alt(view), plain=True)
+        return [
+            Sketch(
+                "spytrap-drawn.png",
+                ("spytrap-drawn", faces),
+                partial(spytrap_cards.table_png, view),
+                alt,
+                small=len(drawn) == 1,
+            )
+        ]
+
     def _status(self, table: Table, view: SpyTrapView) -> str:
         phase = view["phase"]
         if phase == "over":
@@ -166,7 +191,7 @@ class SpyTrapUI:
             return f"⏳ **{table.name(prompt['seat'])}** {what}."
         if phase == "pile":
             marks = [
-                f"{'✅' if done else '⏳'} {table.name(i)}"
+                f"{'✅' if done else '⏳'} {table.name(i)} {'built' if done else 'building'}"
                 for i, done in enumerate(view["piles_done"])
                 if view["active"][i]
             ]
@@ -346,6 +371,56 @@ class SpyTrapUI:
         embed.description = "\n".join(lines)[:4096]
         embed.set_footer(text=f"Round {view['round']} · only you can see this panel")
         return embed, self._controls(table, seat, view, legal, nav)
+
+    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+        """The seat's own cards as pictures, for its panel only: the hand (the cards that may go on
+        the pile now raised and framed; none marked when no card can be played), the identity card
+        with Immunity beside it while held, the pile laid face down, and the home area's Files.
+        Keys name what each picture shows, by faces (two French Files look alike), never the seat."""
+        state = _state(table)
+        view = state.view(seat)
+        hand: list[str] = view["hand"]
+        piles = [a for a in state.legal_actions(seat) if a.startswith("pile-")]
+        playable = frozenset(c for a in piles for c in a[5:].split("-")) if piles else None
+        marks = None if playable is None else tuple(c in playable for c in hand)
+        identity, immunity = view["identity"], view["immunity"][seat]
+        sketches = [
+            Sketch(
+                "spytrap-hand.png",
+                ("spytrap-hand", tuple(card_name(c) for c in hand), marks),
+                partial(
+                    spytrap_cards.hand_png, tuple(hand), None if playable is None else frozenset(playable)
+                ),
+                spytrap_cards.hand_alt(hand, playable),
+            ),
+            Sketch(
+                "spytrap-identity.png",
+                ("spytrap-identity", identity, immunity),
+                partial(spytrap_cards.identity_png, identity, immunity=immunity),
+                spytrap_cards.identity_alt(identity, immunity=immunity),
+            ),
+        ]
+        pile: list[str] = view.get("my_pile") or []
+        if pile:
+            sketches.append(
+                Sketch(
+                    "spytrap-pile.png",
+                    ("spytrap-pile", tuple(card_name(c) for c in pile)),
+                    partial(spytrap_cards.pile_png, tuple(pile)),
+                    spytrap_cards.pile_alt(pile),
+                )
+            )
+        home = view["home"][seat]
+        if home:
+            sketches.append(
+                Sketch(
+                    "spytrap-files.png",
+                    ("spytrap-files", tuple((card_name(f["card"]), f["from"]) for f in home)),
+                    partial(spytrap_cards.files_png, tuple(home)),
+                    spytrap_cards.files_alt(home).replace("Home area", "Your home area", 1),
+                )
+            )
+        return sketches
 
     def _controls(
         self, table: Table, seat: int, view: SpyTrapView, legal: list[str], nav: str | None

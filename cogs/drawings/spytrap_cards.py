@@ -154,3 +154,20 @@ def palette() -> dict[str, tuple[RGB, str, str]]:
         "Trap Is Sprung": (TRAP[0], "TR", TRAP[2]),
         "Immunity": (IMMUNITY[0], "IM", IMMUNITY[2]),
     }
+
+
+PILE_PLACES = ("top", "middle", "bottom")
+
+
+def pile_png(cards: Sequence[str]) -> bytes:
+    """A seat's own pile, which the others see face down: its cards top first, each labelled with
+    its place, since the order decides which card a drawer takes first."""
+    labels = [PILE_PLACES[i] if len(cards) == 3 else f"#{i + 1}" for i in range(len(cards))]
+    return row_image([face(c) for c in cards], labels=labels)
+
+
+def pile_alt(cards: Sequence[str]) -> str:
+    if not cards:
+        return "Your pile is empty."
+    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+    return fit_alt(f"Your pile, face down to the others, {count}, top first: ", [card_name(c) for c in cards])
