@@ -98,7 +98,8 @@ def table_alt(view: SpyTrapView) -> str:
     if not drawn:
         return "No cards drawn yet this round."
     items = [f"{card_name(d['card'])} from seat {d['pile'] + 1}'s pile" for d in drawn]
-    return fit_alt(f"Drawn this round, {len(drawn)} cards: ", items)
+    count = f"{len(drawn)} card" + ("" if len(drawn) == 1 else "s")
+    return fit_alt(f"Drawn this round, {count}: ", items)
 
 
 def table_picture(view: SpyTrapView) -> Picture:

@@ -154,7 +154,7 @@ def test_zaptrap_and_spytrap_tables() -> None:
     drawn = [{"pile": 1, "card": "FFR2", "type": "file", "country": "French"}]
     spy = spytrap_cards.table_picture(cast(SpyTrapView, {"drawn": drawn}))
     check(spy)
-    assert spy.alt == "Drawn this round, 1 cards: French File from seat 2's pile."
+    assert spy.alt == "Drawn this round, 1 card: French File from seat 2's pile."
 
 
 def test_gifttrap_table_never_shows_a_seats_tokens() -> None:
