@@ -165,10 +165,10 @@ class SpyTrapUI:
         """This round's face-up cards as one picture, from the public view only: beside the title
         when one card is down, full width when several are. The alt text names whose pile each
         card came from (the picture labels them by seat number, the table's text by name)."""
-        drawn = _state(table).view(None)["drawn"]
+        view = _state(table).view(None)
+        drawn = view["drawn"]
         if not drawn:
             return []
-        view = _state(table).view(None)
         faces = tuple((card_name(d["card"]), d["pile"]) for d in drawn)
         alt = seat_names(table, spytrap_cards.table_alt(view), plain=True)
         return [
