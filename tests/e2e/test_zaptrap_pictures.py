@@ -13,7 +13,7 @@ import pytest
 
 from rules.zaptrap import ZapTrapView, card_name
 from tests.e2e.simhelpers import alt_texts
-from tests.e2e.zaptrap_driver import Person, current, is_over, open_lobby, panel_version
+from tests.e2e.zaptrap_driver import Person, current, custom_id_for, is_over, open_lobby, panel_version
 
 TABLE_HEAD = "Face up on the table"
 HAND_HEAD = "Your hand"
@@ -150,3 +150,47 @@ async def test_a_whole_game_shows_its_cards_as_pictures_with_their_words(
     check_files(final_table)
     assert seen["table"] > 10 and seen["panels"] > 10 and seen["marked panels"] > 5, seen
     assert simcord_bot.referee.drawing.art.drawn_on_loop == 0, "every picture was drawn off the loop"
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_swap_whose_answer_is_lost_shows_the_new_hand_on_refresh(simcord_env, simcord_bot):
+    """alice swaps, and Discord loses the click's answer (10062: the 3-second window passed), so
+    her panel still shows the old hand. The swap counted; her Refresh shows the new hand picture
+    with its words, taken from the picture cache (drawn once, off the loop, for the lost answer)
+    without drawing it again. Seen to fail with a sketch key that changes on every sketch (a
+    counter in the hand's key): the refresh drew the hand again (misses grew)."""
+    env = simcord_env
+    simcord_bot.referee.new_seed = lambda: 1
+    t = await open_lobby(env, seats=4, target=2, lull=60)
+    channel, (alice, bob) = t["channel"], t["actors"]
+    await alice.click(t["lobby"], label="Start")
+    people = [Person(env, alice, channel, t["lobby"], "smirk"), Person(env, bob, channel, t["lobby"], "wink")]
+    table = simcord_bot.referee.tables[1]
+    me = people[0]
+    for _ in range(30):
+        for p in people:
+            await p.step()
+        if table.state.view(me.seat)["phase"] == "play":
+            break
+        await env.advance_time(1.0)
+    await me.open_hand()
+    state = table.state
+    swap = next(a for a in state.legal_actions(me.seat) if a.startswith("S"))
+    give = swap[1:].split("-")[0]
+    assert await me.click_action(f"nav-g{give}")
+    before, art = table.version, simcord_bot.referee.drawing.art
+    env.inject_error("POST", "/interactions/*/callback", status=404, code=10062, times=1)
+    assert await me.click_action(swap)
+    assert table.version == before + 1, "the swap counted"
+    view = table.state.view(me.seat)
+    (old,) = [a for a in alt_texts(me.panel) if a.startswith(HAND_HEAD)]
+    assert not says(old, HAND_HEAD, named(view, view["hand"])), "the old panel still shows the old hand"
+    misses = art.cache.misses
+    refresh = custom_id_for(me.panel, "refresh")
+    assert refresh is not None
+    result = await alice.click(me.panel, custom_id=refresh)
+    me.panel = result.response if result.ephemeral and result.response is not None else me.panel
+    view = table.state.view(me.seat)
+    assert check_panel(me.panel, view, table.state.legal_actions(me.seat))
+    assert art.cache.misses == misses, "the new hand was drawn once, for the lost answer"
+    assert art.drawn_on_loop == 0
