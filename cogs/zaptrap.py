@@ -263,7 +263,8 @@ class ZapTrapUI:
         view = state.view(seat)
         if view["phase"] == "over":
             return []
-        sketches = [hand_sketch(view, set(state.legal_actions(seat)))]
+        # Before the deal (signals are chosen first) there is no hand: no empty picture either.
+        sketches = [hand_sketch(view, set(state.legal_actions(seat)))] if view["hand"] else []
         if view["phase"] == "play" and (face_up := table_sketch(state.view(None))) is not None:
             sketches.append(face_up)
         return sketches
