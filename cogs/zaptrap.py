@@ -6,6 +6,11 @@ player may press. Private (the panel, drawn from the seat's own view and legal a
 hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
 (pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal.
 
+Pictures (cogs/drawings/zaptrap_cards.py, drawn off the event loop by the shared table through
+``table_sketches``/``panel_sketches``): the face-up cards on the table, from the spectator view;
+on a panel the seat's hand, its swappable cards marked, and the face-up cards beside it. Each
+picture's alt text names every card it shows.
+
 Secret signals are written out (emoji and name) only on the panels of the seats the engine's view
 allows, and in the final summary once the game is over. Gestures on the public table are emoji.
 """
