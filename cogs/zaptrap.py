@@ -6,22 +6,32 @@ player may press. Private (the panel, drawn from the seat's own view and legal a
 hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
 (pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal.
 
+Pictures (cogs/drawings/zaptrap_cards.py, drawn off the event loop by the shared table through
+``table_sketches``/``panel_sketches``): the face-up cards on the table, from the spectator view;
+on a panel the seat's hand, its swappable cards marked, and the face-up cards beside it. Each
+picture's alt text names every card it shows.
+
 Secret signals are written out (emoji and name) only on the panels of the seats the engine's view
 allows, and in the final summary once the game is over. Gestures on the public table are emoji.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import partial
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawings import zaptrap_cards
+from cogs.drawings.cards import row_image
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.pictures import Sketch
 from cogs.table.words import plural, seat_names
 from rules.base import Event
 from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView, card_name, species_name
@@ -51,6 +61,51 @@ def card_label(code: str, view: ZapTrapView) -> str:
     name = card_name(code, view["preset"], int(view["species"]))
     emoji = SPECIAL_EMOJI.get(code[:3])
     return f"{emoji} {name}" if emoji else name
+
+
+TABLE_FILE = "zaptrap-table.png"
+HAND_FILE = "zaptrap-hand.png"
+# Whether a side has chosen its signal, in words as well as the mark (a screen reader says
+# "check mark button", and the marks differ only a little to a colour-blind eye).
+READY_MARK = {True: "✅ chosen", False: "⏳ choosing"}
+
+
+def face_up_png(cards: Sequence[str], preset: str, species: int) -> bytes:
+    """The face-up cards in a row: a pure function of what they are, for the picture cache."""
+    return row_image([zaptrap_cards.face(c, preset, species) for c in cards])
+
+
+def table_sketch(view: ZapTrapView) -> Sketch | None:
+    """The face-up cards as one picture, from whatever view is given (the spectator's on the
+    table): a thumbnail beside the title for a single card, a gallery picture for several."""
+    cards = tuple(view["table"])
+    if not cards:
+        return None
+    preset, species = view["preset"], int(view["species"])
+    return Sketch(
+        TABLE_FILE,
+        ("zaptrap-table", preset, species, cards),
+        partial(face_up_png, cards, preset, species),
+        zaptrap_cards.table_alt(view),
+        small=len(cards) == 1,
+    )
+
+
+def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
+    """The seat's hand as one picture, the cards a legal swap can give raised and framed (and
+    said so in the alt text); outside play nothing is marked, as nothing can be swapped."""
+    cards = tuple(view["hand"])
+    playable: tuple[str, ...] | None = None
+    if view["phase"] == "play":
+        givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
+        playable = tuple(sorted(c for c in set(cards) if c in givable))
+    preset, species = view["preset"], int(view["species"])
+    return Sketch(
+        HAND_FILE,
+        ("zaptrap-hand", preset, species, cards, playable),
+        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species),
+        zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
+    )
 
 
 def _state(table: Table) -> ZapTrapState:
@@ -147,7 +202,7 @@ class ZapTrapUI:
         dealer = table.name(view["dealer"])
         if phase == "signals":
             ready = [
-                f"{'✅' if done else '⏳'} {_side_name(table, view, u)}"
+                f"{READY_MARK[bool(done)]}: {_side_name(table, view, u)}"
                 for u, done in enumerate(view["signals_ready"])
             ]
             who = "Each team" if view["team_game"] else "Each player"
@@ -200,6 +255,24 @@ class ZapTrapUI:
         if phase == "between":
             return [TableButton(table.id, "act", "next", label="Next round", emoji="▶️", row=1)]
         return []
+
+    def table_sketches(self, table: Table) -> list[Sketch]:
+        """The face-up cards, from the spectator view: nothing on the table is anyone's secret."""
+        sketch = table_sketch(_state(table).view(None))
+        return [sketch] if sketch is not None else []
+
+    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+        """The seat's hand (its own view, its own legal swaps) and, while cards are face up, the
+        table beside it, so both halves of a swap are in one glance on the panel."""
+        state = _state(table)
+        view = state.view(seat)
+        if view["phase"] == "over":
+            return []
+        # Before the deal (signals are chosen first) there is no hand: no empty picture either.
+        sketches = [hand_sketch(view, set(state.legal_actions(seat)))] if view["hand"] else []
+        if view["phase"] == "play" and (face_up := table_sketch(state.view(None))) is not None:
+            sketches.append(face_up)
+        return sketches
 
     def waiting_on(self, table: Table) -> list[int] | None:
         """`/table status`: while signals are chosen, the sides that have not chosen yet;
