@@ -16,7 +16,7 @@ import discord
 
 from bench.cpu import BOT, DISCORD, IDLE, OTHER, Sampler
 from cogs.table.buttons import ActionButton
-from cogs.table.panels import shown
+from cogs.table.layout import Drawing
 
 
 def sample_inside(target: Callable[[FrameType], bool], run: Callable[[], Any]) -> Sampler:
@@ -40,19 +40,19 @@ def sample_inside(target: Callable[[FrameType], bool], run: Callable[[], Any]) -
 
 
 def test_a_standard_library_frame_counts_for_the_bot_code_that_called_it() -> None:
-    """json.dumps called by the bot's panels.shown is the bot's time, in shown's self time.
+    """json.dumps called by the bot's layout fingerprint is the bot's time, in its self time.
 
     Seen to fail when the sample went to the innermost frame's owner whatever its file (it went to
     asyncio/other)."""
     embed = discord.Embed(title="hand")
     sampler = sample_inside(
         lambda f: f.f_code.co_name == "dumps" and f.f_code.co_filename.endswith("json/__init__.py"),
-        lambda: shown(embed, None),
+        lambda: Drawing(embed).fingerprint(),
     )
     report = sampler.report()
     assert report["owners"][BOT] == 1.0
-    assert report["bot_self"][0]["function"].startswith("cogs/table/panels.py:")
-    assert report["bot_self"][0]["function"].endswith(" shown")
+    assert report["bot_self"][0]["function"].startswith("cogs/table/layout.py:")
+    assert report["bot_self"][0]["function"].endswith(" Layout.fingerprint")
 
 
 def test_discord_py_time_is_listed_under_the_bot_function_that_called_it() -> None:

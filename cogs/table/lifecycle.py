@@ -95,8 +95,9 @@ class Lifecycle:
             raise Refusal(str(error)) from error
         needed = dict(NEEDED)
         ui = self.spine.uis.get(game_key)
-        if any(getattr(ui, hook, None) is not None for hook in ("table_pictures", "table_downloads")):
-            needed |= NEEDED_FOR_FILES  # the table message carries files (Trap's board)
+        hooks = ("table_pictures", "table_sketches", "table_downloads")
+        if any(getattr(ui, hook, None) is not None for hook in hooks):
+            needed |= NEEDED_FOR_FILES  # the table message carries files (a board, the cards)
         if lacking := missing(permissions, needed):
             raise Refusal(
                 f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
