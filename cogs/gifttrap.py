@@ -77,19 +77,25 @@ def gifts_sketch(
 
 
 def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) -> Sketch:
-    """The latest unwrapped gifts, labelled "giver to receiver" by seat number; the alt text
-    names the people too, since a screen reader cannot look the numbers up on the table."""
+    """The latest unwrapped gifts, each labelled with who gave it to whom by the names the table
+    shows (seat numbers mean nothing outside the lobby); the key holds those names, since the
+    picture shows them."""
     latest = revealed[-gifttrap_cards.REVEALS_SHOWN :]
+    names = [table.plain_name(s.seat) for s in table.seats]
     key = (
         "gifttrap-reveal",
-        tuple((r["space"], r["name"], r["giver"], r["receiver"], r["token"], r["trapped"]) for r in latest),
+        tuple(
+            (r["space"], r["name"], names[r["giver"]], names[r["receiver"]], r["token"], r["trapped"])
+            for r in latest
+        ),
         price,
     )
-    alt = SEAT_WORD.sub(
-        lambda m: f"{table.plain_name(int(m.group(1)) - 1)} (seat {m.group(1)})",
-        gifttrap_cards.reveal_alt(revealed),
+    return Sketch(
+        "reveal.png",
+        key,
+        partial(gifttrap_cards.reveal_png, list(latest), price, names),
+        gifttrap_cards.reveal_alt(revealed, names),
     )
-    return Sketch("reveal.png", key, partial(gifttrap_cards.reveal_png, list(latest), price), alt)
 
 
 class GiftTrapUI:

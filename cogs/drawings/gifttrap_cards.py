@@ -150,13 +150,14 @@ def _reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
     return list(revealed[-REVEALS_SHOWN:])
 
 
-def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
+def reveal_png(revealed: Sequence[RevealedGift], price: str, names: Sequence[str] | None = None) -> bytes:
     """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
-    once revealed) and labelled giver to receiver ("2 to 3": the cog's text gives the names); a
-    GiftTRAPped gift is crossed out, since it moves no marker."""
+    once revealed) and labelled giver to receiver: by ``names`` (each seat's, as the table shows
+    them: "from Bea" over "to Al"), else by seat number ("2 to 3"); a GiftTRAPped gift is crossed
+    out, since it moves no marker."""
     shown = _reveals(revealed)
     columns, rows = grid(len(shown))
-    label_h = 18
+    label_h = 18 if names is None else 40
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
     height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * (ROW_GAP + TOKEN_R)
     image = Image.new("RGB", (width, height), BACKGROUND)
@@ -178,23 +179,34 @@ def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
             draw.line([x + 6, y + CARD_H - 7, x + CARD_W - 7, y + 6], fill=(0, 0, 0), width=5)
         _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
         # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
-        label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
-        draw.text(
-            (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
-        )
+        if names is None:
+            label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
+            draw.text(
+                (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
+            )
+        else:
+            # Both lines below the token chip that hangs under the card's corner, as wide as the
+            # card and its gap: a name cut short still reads, and the alt text has it whole.
+            giver = fit_text(draw, f"from {names[gift['giver']]}", CARD_W + 2, 12)
+            receiver = fit_text(draw, f"to {names[gift['receiver']]}", CARD_W + 2, 12)
+            draw.text((x, y + CARD_H + 21), giver, fill=(235, 245, 235), font=font(12), anchor="lm")
+            draw.text((x, y + CARD_H + 35), receiver, fill=(235, 245, 235), font=font(12), anchor="lm")
     if not shown:
         draw.text((width / 2, height / 2), "nothing yet", fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)
 
 
-def reveal_alt(revealed: Sequence[RevealedGift]) -> str:
+def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = None) -> str:
     if not revealed:
         return "No gift unwrapped yet."
     items = []
     for gift in _reveals(revealed):
         token = NO_MATCH_LABEL if gift["token"] is None else TOKEN_LABELS[gift["token"]]
         trapped = ", GiftTRAPped" if gift["trapped"] else ""
-        who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        if names is None:
+            who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        else:
+            who = f"{names[gift['giver']]} gave {names[gift['receiver']]}"
         items.append(f"{who} the {gift['name']} from space {gift['space']} ({token}{trapped})")
     earlier = len(revealed) - len(items)
     head = f"Unwrapped, the latest {len(items)} of {len(revealed)}: " if earlier else "Unwrapped: "

@@ -111,10 +111,8 @@ def check_table(message: Any, table: Any, seen: Counter[str]) -> None:
         token = NO_MATCH_LABEL if record["token"] is None else TOKEN_LABELS[record["token"]]
         giver = table.plain_name(record["giver"])
         receiver = table.plain_name(record["receiver"])
-        words = (
-            f"{giver} (seat {record['giver'] + 1}) gave {receiver} (seat {record['receiver'] + 1}) "
-            f"the {gifts[record['space']]['name']} from space {record['space']} ({token}"
-        )
+        gift = gifts[record["space"]]["name"]
+        words = f"{giver} gave {receiver} the {gift} from space {record['space']} ({token}"
         assert words in reveal, (words, reveal)
     seen["reveal"] += 1
 
