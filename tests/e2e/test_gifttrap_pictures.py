@@ -29,7 +29,7 @@ import pytest
 
 from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS
 from tests.e2e.gifttrap_driver import is_over, open_lobby, play_to_end
-from tests.e2e.simhelpers import all_components, alt_texts, title
+from tests.e2e.simhelpers import all_components, alt_texts, reply_text, title
 
 MAX_BYTES = 60_000
 ROUND = re.compile(r"GiftTRAP — round (\d+)")
@@ -166,3 +166,25 @@ async def test_the_table_and_every_panel_show_the_gifts_as_pictures_whose_words_
     art = simcord_bot.referee.drawing.art
     assert art.drawn_on_loop == 0, "a picture was drawn on the event loop"
     assert art.cache.hits > 0, "unchanged pictures are not drawn again"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cogs/table/lifecycle.py asks for Attach Files only when a game has table_pictures or "
+    "table_downloads, not table_sketches: the one-line fix is the shared table's (not this branch's)",
+)
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_gifttrap_table_needs_attach_files_and_says_so(simcord_env, simcord_bot):
+    """GiftTRAP's table message now carries its gifts as a picture: in a channel where the bot may
+    not attach files, `/gifttrap new` must say what is missing and open nothing (as `/trap new`
+    does), or every table edit with the picture would be refused by Discord. Fails today (the
+    table opens): strict, so it reports the day the shared check is fixed."""
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel(
+        "no-files", overwrites={bot.user: discord.PermissionOverwrite(attach_files=False)}
+    )
+    alice = guild.add_member(env.create_user("alice"))
+    refused = await alice.slash(channel, "gifttrap new")
+    assert refused.ephemeral and "Attach Files" in reply_text(refused)
+    assert channel.history() == [] and bot.referee.tables == {}
