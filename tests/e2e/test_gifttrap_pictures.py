@@ -91,6 +91,7 @@ def check_table(message: Any, table: Any, seen: Counter[str]) -> None:
         assert alts == [], "no gifts before the pack is picked, so no picture"
         seen["before the pack"] += 1
         return
+    assert alts, f"round {number}'s gifts are out, but the table shows no picture of them"
     gifts_alt = alts[0]
     price = PRICES[played["pack"]]
     assert gifts_alt.startswith(f"The {price} gifts, {len(layout)} on the spaces: "), gifts_alt
@@ -188,3 +189,27 @@ async def test_a_gifttrap_table_needs_attach_files_and_says_so(simcord_env, simc
     refused = await alice.slash(channel, "gifttrap new")
     assert refused.ephemeral and "Attach Files" in reply_text(refused)
     assert channel.history() == [] and bot.referee.tables == {}
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_table_edit_with_the_gifts_picture_that_fails_is_made_again(simcord_env, simcord_bot):
+    """Discord refuses (500, then 502) the table edits that would first show the round's gifts:
+    the pack stays picked, and the next edit shows the gifts picture with its words; choosing goes
+    on. Seen to fail with the edit fault left on (``times=None``): the table never shows the gifts'
+    picture, and ``check_table`` says so."""
+    env = simcord_env
+    t = await open_lobby(env, simcord_bot, seed=5, track_length=6)
+    table, channel, lobby = t["table"], t["channel"], t["lobby"]
+    alice = t["people"][0]
+    env.inject_error("PATCH", f"/channels/{channel.id}/messages/*", status=500, times=1)
+    env.inject_error("POST", "/interactions/*/callback", status=502, times=1)
+    await alice.actor.click(lobby, custom_id=f"gt:{table.id}:act:pack-2")
+    assert table.state.phase == "choosing", "the pick stands"
+    await env.advance_time(5)
+    env.errors.clear()  # read: the refused edits were logged, as they should be
+    seen: Counter[str] = Counter()
+    check_table(table_message(channel, lobby.id), table, seen)
+    assert seen["gifts"] == 1, "the table shows the gifts after all"
+    await alice.open_panel()
+    check_panel(alice.panel, table, alice.seat, seen)
+    assert seen["panel"] == 1
