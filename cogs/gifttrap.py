@@ -57,22 +57,29 @@ SPEED_HELP = {
 
 
 def gifts_sketch(
-    filename: str, layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None
+    filename: str,
+    layout: Sequence[LaidOutGift],
+    price: str,
+    tokens: Mapping[Token, int] | None,
+    trapped: Sequence[Mapping[str, Any]],
 ) -> Sketch:
-    """The gifts on their spaces, with ``tokens`` (a seat's own, on its panel) on them. The key is
-    what the picture shows: each gift's space and name, the pack's price and the tokens' places."""
+    """The gifts on their spaces, with ``tokens`` (a seat's own, on its panel) on them and the
+    GiftTRAPped ones crossed out. The key is what the picture shows: each gift's space and name,
+    the pack's price, the tokens' places and the trapped spaces."""
     placed = dict(tokens or {})
+    crossed = tuple(sorted({t["space"] for t in trapped}))
     key = (
         "gifttrap-gifts",
         tuple((g["space"], g["name"]) for g in layout),
         price,
         tuple(sorted(placed.items())),
+        crossed,
     )
     return Sketch(
         filename,
         key,
-        partial(gifttrap_cards.gifts_png, list(layout), price, placed),
-        gifttrap_cards.gifts_alt(layout, price, placed),
+        partial(gifttrap_cards.gifts_png, list(layout), price, placed, crossed),
+        gifttrap_cards.gifts_alt(layout, price, placed, crossed),
     )
 
 
@@ -172,7 +179,7 @@ class GiftTrapUI:
         price = view["price"] or ""
         sketches = []
         if view["layout"]:
-            sketches.append(gifts_sketch("gifts.png", view["layout"], price, None))
+            sketches.append(gifts_sketch("gifts.png", view["layout"], price, None, view["trapped"]))
         if view["revealed"]:
             sketches.append(reveal_sketch(table, view["revealed"], price))
         return sketches
@@ -183,7 +190,8 @@ class GiftTrapUI:
         view = state_of(table).view(seat)
         if not view["layout"]:
             return []  # the dealer is still picking the pack: nothing to show yet
-        return [gifts_sketch("your-gifts.png", view["layout"], view["price"] or "", view["my"]["ranks"])]
+        price = view["price"] or ""
+        return [gifts_sketch("your-gifts.png", view["layout"], price, view["my"]["ranks"], view["trapped"])]
 
     def history(self, table: Table) -> str:
         """The History button, on the table while playing and on the final table: the whole game,

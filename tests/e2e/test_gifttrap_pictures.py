@@ -98,6 +98,11 @@ def check_table(message: Any, table: Any, seen: Counter[str]) -> None:
     for gift in layout:
         assert gift_words(gift) in gifts_alt, (gift, gifts_alt)
     assert "(your" not in gifts_alt, "nobody's tokens on the public table"
+    # Crossed out: only gifts GiftTRAP was shouted on (by now: a table message may lag behind).
+    crossed = {g["space"] for g in layout if f"{gift_words(g)} (GiftTRAPped)" in gifts_alt}
+    assert all(f"{gift_words(g)} (" not in gifts_alt for g in layout if g["space"] not in crossed)
+    assert crossed <= {t["space"] for t in played["trapped"]}, (crossed, played["trapped"])
+    seen["gifts crossed out"] += bool(crossed)
     seen["gifts"] += 1
     if len(alts) == 1:
         return
@@ -128,12 +133,15 @@ def check_panel(message: Any, table: Any, seat: int, seen: Counter[str]) -> None
     assert len(alts) == 1, alts
     alt = alts[0]
     ranks = view["my"]["ranks"]
+    trapped = {t["space"] for t in view["trapped"]}
     for gift in view["layout"]:
+        notes = ["GiftTRAPped"] if gift["space"] in trapped else []
         mine = [TOKEN_LABELS[t] for t in TOKENS if ranks.get(t) == gift["space"]]
-        words = gift_words(gift) + (f" (your {' and '.join(mine)})" if mine else "")
-        assert words in alt, (words, alt)
-        if not mine:
-            assert f"{gift_words(gift)} (your" not in alt, alt
+        if mine:
+            notes.append(f"your {' and '.join(mine)}")
+        words = gift_words(gift) + (f" ({'; '.join(notes)})" if notes else "")
+        assert f"{words}," in alt or f"{words}." in alt, (words, alt)
+    seen["panel crossed out"] += bool(trapped)
     seen["panel with tokens" if ranks else "panel"] += 1
 
 
@@ -152,6 +160,11 @@ async def test_the_table_and_every_panel_show_the_gifts_as_pictures_whose_words_
     seen: Counter[str] = Counter()
 
     async def look(_step: int) -> None:
+        state = table.state
+        if state.phase == "choosing" and not state.trap_used[0]:
+            # alice shouts GiftTRAP on gift 1: the pictures cross it out from then on.
+            await people[0].actor.click(lobby, custom_id=f"gt:{table.id}:act:gifttrap-1")
+            assert table.state.trap_used[0], "the shout was applied"
         check_table(table_message(channel, lobby.id), table, seen)
         for person in people:
             # A panel drawn at the current version shows the current view; an older one is
@@ -164,6 +177,7 @@ async def test_the_table_and_every_panel_show_the_gifts_as_pictures_whose_words_
     check_table(table_message(channel, lobby.id), table, seen)
     # Every kind of moment was seen, not only the easy ones.
     assert seen["gifts"] and seen["reveal"] and seen["panel with tokens"], seen
+    assert seen["gifts crossed out"] and seen["panel crossed out"], seen
     art = simcord_bot.referee.drawing.art
     assert art.drawn_on_loop == 0, "a picture was drawn on the event loop"
     assert art.cache.hits > 0, "unchanged pictures are not drawn again"
