@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawings import gifttrap_cards
 from cogs.drawings.gifttrap_panel import (
     GiftTrapPanel,
     fit,
@@ -31,9 +33,10 @@ from cogs.table.common import escape
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.pictures import Sketch
 from rules.base import Event
-from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap
-from rules.gifttrap.views import GiftTrapView, TokenPlaces
+from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, Token
+from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift, TokenPlaces
 from rules.words import signed
 
 GAME = GiftTrap()
@@ -51,6 +54,55 @@ SPEED_HELP = {
     "relaxed": "pack 1 min, choosing 3 min, a gift unwrapped every 4 s",
     "fast": "pack 20 s, choosing 90 s, a gift unwrapped every 2.5 s",
 }
+
+
+def gifts_sketch(
+    filename: str,
+    layout: Sequence[LaidOutGift],
+    price: str,
+    tokens: Mapping[Token, int] | None,
+    trapped: Sequence[Mapping[str, Any]],
+) -> Sketch:
+    """The gifts on their spaces, with ``tokens`` (a seat's own, on its panel) on them and the
+    GiftTRAPped ones crossed out. The key is what the picture shows: each gift's space and name,
+    the pack's price, the tokens' places and the trapped spaces."""
+    placed = dict(tokens or {})
+    crossed = tuple(sorted({t["space"] for t in trapped}))
+    key = (
+        "gifttrap-gifts",
+        tuple((g["space"], g["name"]) for g in layout),
+        price,
+        tuple(sorted(placed.items())),
+        crossed,
+    )
+    return Sketch(
+        filename,
+        key,
+        partial(gifttrap_cards.gifts_png, list(layout), price, placed, crossed),
+        gifttrap_cards.gifts_alt(layout, price, placed, crossed),
+    )
+
+
+def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) -> Sketch:
+    """The latest unwrapped gifts, each labelled with who gave it to whom by the names the table
+    shows (seat numbers mean nothing outside the lobby); the key holds those names, since the
+    picture shows them."""
+    latest = revealed[-gifttrap_cards.REVEALS_SHOWN :]
+    names = [table.plain_name(s.seat) for s in table.seats]
+    key = (
+        "gifttrap-reveal",
+        tuple(
+            (r["space"], r["name"], names[r["giver"]], names[r["receiver"]], r["token"], r["trapped"])
+            for r in latest
+        ),
+        price,
+    )
+    return Sketch(
+        "reveal.png",
+        key,
+        partial(gifttrap_cards.reveal_png, list(latest), price, names),
+        gifttrap_cards.reveal_alt(revealed, names),
+    )
 
 
 class GiftTrapUI:
@@ -113,11 +165,33 @@ class GiftTrapUI:
             inline=False,
         )
         if view["strategy_cards"]:
-            footer = "🪤 = a GiftTRAP card still to play"
+            footer = "🪤 GiftTRAP card: not played yet (each player may shout GiftTRAP once a game)"
         else:
             footer = "Strategy cards are off at this table."
         embed.set_footer(text=footer)
         return embed
+
+    def table_sketches(self, table: Table) -> list[Sketch]:
+        """The table's pictures, from the spectator view only: the round's gifts on their spaces
+        (no one's tokens), and once the reveal starts, the gifts unwrapped so far with the token
+        each met (public from the moment it is unwrapped)."""
+        view = state_of(table).view(None)
+        price = view["price"] or ""
+        sketches = []
+        if view["layout"]:
+            sketches.append(gifts_sketch("gifts.png", view["layout"], price, None, view["trapped"]))
+        if view["revealed"]:
+            sketches.append(reveal_sketch(table, view["revealed"], price))
+        return sketches
+
+    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+        """A seat's panel: the gifts with its own tokens on them, from its own view only (what
+        it has placed so far is its secret until its tokens are turned up)."""
+        view = state_of(table).view(seat)
+        if not view["layout"]:
+            return []  # the dealer is still picking the pack: nothing to show yet
+        price = view["price"] or ""
+        return [gifts_sketch("your-gifts.png", view["layout"], price, view["my"]["ranks"], view["trapped"])]
 
     def history(self, table: Table) -> str:
         """The History button, on the table while playing and on the final table: the whole game,
@@ -213,7 +287,8 @@ class GiftTrapUI:
                 tags.append("filled in")
             if i in view["winners"]:
                 tags.append("GIFTED!")
-            card = " 🪤" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
+            # Words with the emoji: a screen reader says "mouse trap", which explains nothing.
+            card = " · 🪤 GiftTRAP card" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
             robot = " 🤖" if s.is_computer else ""
             get, give = view["get_track"][i], view["give_track"][i]
             line = f"**{escape(s.plain_name[:NAME_WIDTH])}**{robot}{card} — GET {get} · GIVE {give}"
@@ -400,7 +475,8 @@ class GiftTrapUI:
         )
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
-            medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
+            # The place as a number too: "trophy" or "second place medal" is all a screen reader says.
+            medal = {1: "🏆 1.", 2: "🥈 2.", 3: "🥉 3."}.get(p.place, f"{p.place}.")
             lines.append(
                 f"{medal} **{table.name(p.seat)}** — GET {view['get_track'][p.seat]} · "
                 f"GIVE {view['give_track'][p.seat]}"

@@ -8,7 +8,7 @@ colour alone. Pure functions of the typed view's pieces (rules/gifttrap/views.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -90,9 +90,15 @@ def _token(draw: ImageDraw.ImageDraw, token: Token | None, cx: float, cy: float,
     draw.text((cx, cy + r * 0.55), points, fill=ink, font=font(max(10, int(r * 0.7))), anchor="mm")
 
 
-def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None) -> bytes:
+def gifts_png(
+    layout: Sequence[LaidOutGift],
+    price: str,
+    tokens: Mapping[Token, int] | None = None,
+    trapped: Collection[int] = (),
+) -> bytes:
     """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
-    a seat's own placings in its panel (never pass someone else's before the reveal)."""
+    a seat's own placings in its panel (never pass someone else's before the reveal); the
+    ``trapped`` spaces (GiftTRAP shouted on them: public) are crossed out, as in the reveal."""
     columns, rows = grid(len(layout))
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
     height = 2 * PAD + rows * CARD_H + (rows - 1) * (ROW_GAP + TOKEN_R) + TOKEN_R
@@ -107,6 +113,8 @@ def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, 
         x = PAD + column * (CARD_W + GAP)
         y = PAD + row * (CARD_H + ROW_GAP + TOKEN_R)
         draw_face(image, x, y, _gift_face(gift, price))
+        if gift["space"] in trapped:
+            _cross(draw, x, y)
         for k, token in enumerate(on_space.get(gift["space"], [])):
             _token(draw, token, x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H - 6)
     if not layout:
@@ -114,18 +122,24 @@ def gifts_png(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, 
     return encode(image)
 
 
-def gifts_alt(layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None) -> str:
+def gifts_alt(
+    layout: Sequence[LaidOutGift],
+    price: str,
+    tokens: Mapping[Token, int] | None = None,
+    trapped: Collection[int] = (),
+) -> str:
     if not layout:
         return "No gifts laid out yet: the dealer is picking the pack."
     placed: dict[int, list[str]] = {}
     for token in TOKENS:
         if tokens is not None and token in tokens:
             placed.setdefault(tokens[token], []).append(TOKEN_LABELS[token])
-    items = [
-        f"{g['space']}. {g['name']}"
-        + (f" (your {' and '.join(placed[g['space']])})" if g["space"] in placed else "")
-        for g in layout
-    ]
+    items = []
+    for g in layout:
+        notes = ["GiftTRAPped"] if g["space"] in trapped else []
+        if g["space"] in placed:
+            notes.append(f"your {' and '.join(placed[g['space']])}")
+        items.append(f"{g['space']}. {g['name']}" + (f" ({'; '.join(notes)})" if notes else ""))
     return fit_alt(f"The {price} gifts, {len(layout)} on the spaces: ", items)
 
 
@@ -146,17 +160,24 @@ def panel_picture(view: GiftTrapView) -> Picture:
     return gifts_picture(view["layout"], view["price"] or "", my["ranks"] if my is not None else None)
 
 
+def _cross(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """A GiftTRAPped gift: crossed out, since it moves no marker."""
+    draw.line([x + 6, y + 6, x + CARD_W - 7, y + CARD_H - 7], fill=(0, 0, 0), width=5)
+    draw.line([x + 6, y + CARD_H - 7, x + CARD_W - 7, y + 6], fill=(0, 0, 0), width=5)
+
+
 def _reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
     return list(revealed[-REVEALS_SHOWN:])
 
 
-def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
+def reveal_png(revealed: Sequence[RevealedGift], price: str, names: Sequence[str] | None = None) -> bytes:
     """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
-    once revealed) and labelled giver to receiver ("2 to 3": the cog's text gives the names); a
-    GiftTRAPped gift is crossed out, since it moves no marker."""
+    once revealed) and labelled giver to receiver: by ``names`` (each seat's, as the table shows
+    them: "from Bea" over "to Al"), else by seat number ("2 to 3"); a GiftTRAPped gift is crossed
+    out, since it moves no marker."""
     shown = _reveals(revealed)
     columns, rows = grid(len(shown))
-    label_h = 18
+    label_h = 18 if names is None else 40
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
     height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * (ROW_GAP + TOKEN_R)
     image = Image.new("RGB", (width, height), BACKGROUND)
@@ -174,27 +195,37 @@ def reveal_png(revealed: Sequence[RevealedGift], price: str) -> bytes:
         }
         draw_face(image, x, y, _gift_face(laid, price))
         if gift["trapped"]:
-            draw.line([x + 6, y + 6, x + CARD_W - 7, y + CARD_H - 7], fill=(0, 0, 0), width=5)
-            draw.line([x + 6, y + CARD_H - 7, x + CARD_W - 7, y + 6], fill=(0, 0, 0), width=5)
+            _cross(draw, x, y)
         _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
         # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
-        label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
-        draw.text(
-            (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
-        )
+        if names is None:
+            label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
+            draw.text(
+                (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
+            )
+        else:
+            # Both lines below the token chip that hangs under the card's corner, as wide as the
+            # card and its gap: a name cut short still reads, and the alt text has it whole.
+            giver = fit_text(draw, f"from {names[gift['giver']]}", CARD_W + 2, 12)
+            receiver = fit_text(draw, f"to {names[gift['receiver']]}", CARD_W + 2, 12)
+            draw.text((x, y + CARD_H + 21), giver, fill=(235, 245, 235), font=font(12), anchor="lm")
+            draw.text((x, y + CARD_H + 35), receiver, fill=(235, 245, 235), font=font(12), anchor="lm")
     if not shown:
         draw.text((width / 2, height / 2), "nothing yet", fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)
 
 
-def reveal_alt(revealed: Sequence[RevealedGift]) -> str:
+def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = None) -> str:
     if not revealed:
         return "No gift unwrapped yet."
     items = []
     for gift in _reveals(revealed):
         token = NO_MATCH_LABEL if gift["token"] is None else TOKEN_LABELS[gift["token"]]
         trapped = ", GiftTRAPped" if gift["trapped"] else ""
-        who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        if names is None:
+            who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+        else:
+            who = f"{names[gift['giver']]} gave {names[gift['receiver']]}"
         items.append(f"{who} the {gift['name']} from space {gift['space']} ({token}{trapped})")
     earlier = len(revealed) - len(items)
     head = f"Unwrapped, the latest {len(items)} of {len(revealed)}: " if earlier else "Unwrapped: "
