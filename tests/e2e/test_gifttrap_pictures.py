@@ -183,17 +183,12 @@ async def test_the_table_and_every_panel_show_the_gifts_as_pictures_whose_words_
     assert art.cache.hits > 0, "unchanged pictures are not drawn again"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/table/lifecycle.py asks for Attach Files only when a game has table_pictures or "
-    "table_downloads, not table_sketches: the one-line fix is the shared table's (not this branch's)",
-)
 @pytest.mark.simcord(settle_timeout=20)
 async def test_a_gifttrap_table_needs_attach_files_and_says_so(simcord_env, simcord_bot):
     """GiftTRAP's table message now carries its gifts as a picture: in a channel where the bot may
     not attach files, `/gifttrap new` must say what is missing and open nothing (as `/trap new`
-    does), or every table edit with the picture would be refused by Discord. Fails today (the
-    table opens): strict, so it reports the day the shared check is fixed."""
+    does), or every table edit with the picture would be refused by Discord. Seen to fail while the
+    shared check looked only for ``table_pictures``/``table_downloads``: the table opened."""
     env, bot = simcord_env, simcord_bot
     guild = env.create_guild()
     channel = guild.create_text_channel(
