@@ -11,8 +11,9 @@ Discord is sent:
   beside a Thumbnail when the drawing's only picture asks to be small;
 - each field its own TextDisplay, except that a run of inline fields (which an embed lays side
   by side: they read as one) shares one;
-- the pictures in a MediaGallery, each with its alt text as the item's description, and the
-  footer under them as small text (-#), since it explains them (Trap's legend);
+- each picture in a MediaGallery of its own (shown whole: several in one are cropped to tiles),
+  with its alt text as the item's description, and the footer under them as small text (-#),
+  since it explains them (Trap's legend);
 - the files to download as File components;
 - the Latest lines and the Clock, each in its own TextDisplay;
 - the buttons in ActionRows, in the rows the game gave them.
@@ -43,7 +44,6 @@ from cogs.table.common import escape
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 MAX_ALT = 1024
-GALLERY_ITEMS = 10  # Discord's limit per MediaGallery
 ROW_WIDTH = 5  # an ActionRow holds five buttons, or one select
 CONTROL_IDS = 1000  # above the ids Discord gives the rest of a message (at most 40 components)
 ELLIPSIS = "…"
@@ -252,7 +252,9 @@ def lay_out(drawing: Drawing) -> Layout:
     rows = _rows(drawing.items)
     pictures = list(drawing.pictures)
     thumb = pictures.pop(0) if len(pictures) == 1 and pictures[0].small else None
-    galleries = [pictures[i : i + GALLERY_ITEMS] for i in range(0, len(pictures), GALLERY_ITEMS)]
+    # One picture a gallery: a gallery of several crops each to a tile (a hand of seven cards
+    # would show two), while a gallery of one shows its picture whole, at its own proportions.
+    galleries = [[p] for p in pictures]
 
     # Count the components as Discord does: container, texts, a section and its accessory,
     # galleries, files, a separator, rows and what is in them.
