@@ -35,13 +35,15 @@ class Shot:
     level: str
     settle: float  # seconds of play before the picture, so the table shows a game under way
     hand: str  # the table's button that opens a player's panel
+    then: tuple[str, ...] = ()  # table buttons to press first, where the person must act (a pack)
 
 
 SHOTS = (
     Shot("zipzap", "/zipzap new", {"seats": "3", "rounds": "1"}, 2, "casual", 4.0, "My hand"),
-    Shot("zaptrap", "/zaptrap new", {"seats": "4"}, 3, "casual", 3.0, "My hand & signal"),
+    # Fast speed: signal choosing ends after 25 s, and the hands are played from then on.
+    Shot("zaptrap", "/zaptrap new", {"seats": "4", "speed": "fast"}, 3, "casual", 30.0, "My hand & signal"),
     Shot("spytrap", "/spytrap new", {"seats": "4"}, 3, "casual", 4.0, "My spy panel"),
-    Shot("gifttrap", "/gifttrap new", {"seats": "3"}, 2, "casual", 3.0, "My gifts"),
+    Shot("gifttrap", "/gifttrap new", {"seats": "3"}, 2, "casual", 3.0, "My gifts", ("$$ pack",)),
     Shot("trap", "/trap new", {}, 1, "easy", 3.0, "My moves"),
 )
 
@@ -84,7 +86,11 @@ def _panel(page: Page) -> Any:
 
 def _snap(page: Page, element: Any, path: Path) -> None:
     page.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", element)
-    time.sleep(0.3)  # let the page finish drawing images after the scroll
+    loaded = (
+        "return Array.from(arguments[0].querySelectorAll('img')).every(i => i.complete && i.naturalWidth > 0)"
+    )
+    page.wait(lambda: page.driver.execute_script(loaded, element), "the message's pictures to load")
+    time.sleep(0.3)  # and be painted
     element.screenshot(str(path))
 
 
@@ -103,6 +109,10 @@ def take(shot: Shot, out: Path, work: Path) -> list[Path]:
                 )
             page.click(lambda: _button(page, "Start"), "Start")
             hand = shot.hand
+            for label in shot.then:
+                page.wait(lambda: _button(page, hand), "the table")
+                if _button(page, label) is not None:
+                    page.click(lambda label=label: _button(page, label), label)
             page.click(lambda: _button(page, hand), hand)
             time.sleep(shot.settle)
             if _button(page, "Refresh", private=True) is not None:  # Trap's 25 points leave no room for it
