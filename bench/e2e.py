@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import gc
+import io
 import json
 import logging
 import re
@@ -107,6 +108,8 @@ class Probe:
     steps_all: list[float] = field(default_factory=list)  # every loop step, SimCord's too
     sources: dict[int, tuple[int, int]] = field(default_factory=dict)  # interaction -> (channel, message)
     digest: LogDigest | None = None  # during play: the HTTP log is read as it grows, then dropped
+    uploads: int = 0  # files uploaded in REST calls (pictures), and their bytes
+    upload_bytes: int = 0
 
     def virtual_now(self) -> float:
         return float(self.env.now().timestamp())
@@ -165,14 +168,32 @@ class _Click:
 _CLICK: contextvars.ContextVar[_Click | None] = contextvars.ContextVar("bench_click", default=None)
 
 
-def watch_simcord(probe_click: Callable[[], _Click | None]) -> Callable[[], None]:
+def upload_size(files: Sequence[Any] | None) -> int:
+    """Bytes of the files a REST call uploads, read without moving their position (discord.py
+    and SimCord read them afterwards)."""
+    total = 0
+    for file in files or []:
+        fp = getattr(file, "fp", None)
+        if fp is None or not hasattr(fp, "seek"):
+            continue
+        where = fp.tell()
+        total += fp.seek(0, io.SEEK_END) - where
+        fp.seek(where)
+    return total
+
+
+def watch_simcord(probe_click: Callable[[], _Click | None], probe: Probe | None = None) -> Callable[[], None]:
     """Time SimCord's own work (every REST call lands in simcord.http.router.dispatch, which
-    also echoes gateway events) so a click's handling splits into the bot's part and SimCord's."""
+    also echoes gateway events) so a click's handling splits into the bot's part and SimCord's;
+    with ``probe``, also add up the bytes of the files each call uploads (the card art)."""
     from simcord.http import router
 
     original = router.dispatch
 
     def dispatch(*args: Any, **kwargs: Any) -> Any:
+        if probe is not None and (files := kwargs.get("files")):
+            probe.uploads += len(files)
+            probe.upload_bytes += upload_size(files)
         started = time.perf_counter()
         try:
             return original(*args, **kwargs)
@@ -549,7 +570,10 @@ async def scenario(
             probe.digest = digest = LogDigest(probe, {t.channel.id for t in live})
             probe.clicks.clear()
             probe.commits.clear()
-            undo.append(watch_simcord(_CLICK.get))
+            undo.append(watch_simcord(_CLICK.get, probe))
+            art = bot.referee.drawing.art
+            art.draw_seconds.clear()
+            hits0, misses0, on_loop0 = art.cache.hits, art.cache.misses, art.drawn_on_loop
             GC_PAUSES.clear()
             undo.append(watch_loop(probe.steps_bot, probe.steps_all))
             sampler = None
@@ -602,6 +626,7 @@ async def scenario(
             finished = sum(1 for t in live if _status(bot, t) == "finished")
             errors = len(env.errors)
             calls, redundant = digest.counter.calls, digest.counter.redundant
+            hits, misses = art.cache.hits - hits0, art.cache.misses - misses0
             committed = [c for c in probe.clicks if c[2]]
             refused = [c for c in probe.clicks if not c[2]]
             result = {
@@ -672,6 +697,13 @@ async def scenario(
                 "full_gc_pauses": summary_ms(GC_PAUSES),
                 "bot_errors": errors,
                 "bot_warnings": dict(probe.warnings.most_common(8)),
+                # Card art (cogs/table/pictures.py): what the play phase uploaded and drew.
+                "uploads_per_action": round(probe.uploads / actions, 3) if actions else None,
+                "upload_bytes_per_action": round(probe.upload_bytes / actions) if actions else None,
+                "picture_draw": summary_ms(list(art.draw_seconds)),
+                "picture_cache_hit_rate": round(hits / (hits + misses), 3) if hits + misses else None,
+                "picture_cache_asks": hits + misses,
+                "drawn_on_loop": art.drawn_on_loop - on_loop0,
             }
             if profile is not None:
                 result["cpu_profile"] = profile
@@ -864,6 +896,12 @@ SPREAD = (
     "redundant_edits_per_action",
     "floor_click.p99_ms",
     "committed_p99_over_floor",
+    "upload_bytes_per_action",
+    "uploads_per_action",
+    "picture_draw.p50_ms",
+    "picture_draw.p99_ms",
+    "picture_cache_hit_rate",
+    "drawn_on_loop",
 )
 
 
@@ -1015,6 +1053,31 @@ def tables(result: dict[str, Any]) -> list[Table]:
             f" full GC pauses (run 1) {first['full_gc_pauses']}"
         )
     t.notes.extend(notes)
+    art = Table(
+        "Card art in the play phase (cogs/table/pictures.py) — median [min–max] over the runs",
+        ["tables", "KB uploaded/act", "files/act", "draw p50 ms", "draw p99 ms", "cache hit rate",
+         "drawn on loop"],
+    )  # fmt: skip
+    for size, scenario_result in result["scenarios"].items():
+        s = scenario_result["spread"]
+        if s.get("upload_bytes_per_action") is None:
+            continue
+        kb = s["upload_bytes_per_action"]
+        art.add(
+            size,
+            _fmt_spread({**kb, **{k: kb[k] / 1024 for k in ("median", "min", "max")}}, 1),
+            _fmt_spread(s["uploads_per_action"], 2),
+            _fmt_spread(s["picture_draw.p50_ms"], 2),
+            _fmt_spread(s["picture_draw.p99_ms"], 2),
+            _fmt_spread(s["picture_cache_hit_rate"], 3),
+            _fmt_spread(s["drawn_on_loop"], 0),
+        )
+    art.notes.append(
+        "KB uploaded/act = bytes of the files in the bot's REST calls (table edits, panel answers and"
+        " edits) per committed action; draw = one Sketch.draw in its worker thread; hit rate = asks of"
+        " the content cache answered without drawing; drawn on loop = pictures drawn on the event loop"
+        " (should be 0)"
+    )
     t.notes.append(
         "times in ms, from receipt to answered; committed = clicks that committed a change, refused ="
         " the rest (too slow, not your turn, refresh); bot's own = committed minus time inside SimCord;"
@@ -1024,4 +1087,4 @@ def tables(result: dict[str, Any]) -> list[Table]:
     )
     from bench import cpu
 
-    return [t, *cpu.tables(result["scenarios"])]
+    return [t, art, *cpu.tables(result["scenarios"])]

@@ -7,19 +7,23 @@ a panel from that seat's own view.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawings import zipzap_cards
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.pictures import Sketch
 from cogs.table.words import plural, seat_names
 from rules.base import Event
 from rules.zipzap import ZipZap, ZipZapState, card_name
+from rules.zipzap.cards import is_zap
 
 GAME = ZipZap()
 SUIT_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", "W": "🌈", "Z": "⚡"}
@@ -31,10 +35,24 @@ SPEED_HELP = {
 
 
 def card_label(code: str) -> str:
-    """Compact face used on buttons and in lists: '🟥4', '🌈10', '⚡ZAP'."""
-    if code.startswith("Z"):
-        return "⚡ZAP"
-    return f"{SUIT_EMOJI[code[0]]}{code[1:]}"
+    """Compact face used on buttons and in lists: '🟥 R4', '🌈 W10', '⚡ ZAP'. The letter is the
+    card's meaning (as on its picture): a colour square alone means nothing to a screen reader or
+    to a colour-blind player."""
+    if is_zap(code):
+        return "⚡ ZAP"
+    return f"{SUIT_EMOJI[code[0]]} {code}"
+
+
+def card_text(code: str) -> str:
+    """A card in running text: '🟥 red 4', '🌈 wild 10', '⚡ Zap card'."""
+    return f"{SUIT_EMOJI['Z' if is_zap(code) else code[0]]} {card_name(code)}"
+
+
+def playable_cards(hand: list[str], legal: set[str]) -> tuple[str, ...]:
+    """The cards of ``hand`` that some legal action plays now, in hand order: the ones the hand's
+    picture marks. Legal actions write the Zap card as "Z" (alone or in "R4+Z")."""
+    names = {a.split("+")[0] for a in legal} | ({"Z"} if any(a.endswith("+Z") for a in legal) else set())
+    return tuple(c for c in hand if c in names or (is_zap(c) and "Z" in names))
 
 
 def _state(table: Table) -> ZipZapState:
@@ -61,6 +79,35 @@ class ZipZapUI:
             f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
         ]
 
+    def table_sketches(self, table: Table) -> list[Sketch]:
+        """The pile from the spectator's view: a lone card as a Thumbnail beside the title, a run
+        as one picture of its top cards. Nothing before the first card of a round."""
+        view = _state(table).view(None)
+        pile = view["played"][-zipzap_cards.PILE_SHOWN :]
+        if not pile:
+            return []
+        if len(pile) == 1 and view["top"] == pile[0]:
+            top = pile[0]
+            draw = partial(zipzap_cards.top_png, view)
+            return [
+                Sketch("zipzap-top.png", ("zipzap-top", top), draw, zipzap_cards.top_alt(view), small=True)
+            ]
+        draw = partial(zipzap_cards.table_png, view)
+        return [Sketch("zipzap-pile.png", ("zipzap-pile", tuple(pile)), draw, zipzap_cards.table_alt(view))]
+
+    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+        """The seat's hand as one picture from its own view, the playable cards marked while a
+        round is on (between rounds, unmarked: nothing can be played)."""
+        state = _state(table)
+        view = state.view(seat)
+        hand = list(view["hand"])
+        if not hand:
+            return []
+        marked = playable_cards(hand, set(state.legal_actions(seat))) if view["phase"] == "play" else None
+        key = ("zipzap-hand", tuple(hand), marked)
+        draw = partial(zipzap_cards.hand_png, hand, marked)
+        return [Sketch("zipzap-hand.png", key, draw, zipzap_cards.hand_alt(hand, marked))]
+
     def table_embed(self, table: Table) -> discord.Embed:
         state = _state(table)
         view = state.view(None)
@@ -83,7 +130,7 @@ class ZipZapUI:
             embed.description = "Waiting for the first card."
         else:
             by = _seat_name(table, view["top_seat"]) if view["top_seat"] is not None else "the deck"
-            embed.description = f"Top card: **{card_label(top)}** ({card_name(top)}, from {by})"
+            embed.description = f"Top card: **{card_text(top)}** (from {by})"
             if view["control"] is not None:
                 embed.description += f"\n**{table.name(view['control'])}** has control and leads any card."
             else:
@@ -91,11 +138,12 @@ class ZipZapUI:
         lines = []
         for seat in table.seats:
             i = seat.seat
-            marker = "🎯 " if view["control"] == i else ""
-            who = f"{seat.name}" + (" 🤖" if seat.is_computer else "")
-            zap = "" if view["zap_used"][i] else " ⚡"
+            # Each emoji with its words: alone, 🎯 or ⚡ tells a screen reader nothing of control or the Zap.
+            marker = "🎯 control · " if view["control"] == i else ""
+            who = f"{seat.name}" + (" 🤖 (computer)" if seat.is_computer else "")
+            zap = "" if view["zap_used"][i] else " · ⚡ Zap ready"
             cards = plural(view["hand_counts"][i], "card")
-            lines.append(f"{marker}**{who}** — {cards}{zap} · {plural(view['scores'][i], 'point')}")
+            lines.append(f"{marker}**{who}** — {cards} · {plural(view['scores'][i], 'point')}{zap}")
         embed.add_field(name="Players (cards left · score)", value="\n".join(lines), inline=False)
         out = ", ".join(card_name(s + "1").split()[0] for s in view["out_of_game"]) or "none"
         embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
@@ -131,10 +179,12 @@ class ZipZapUI:
         elif view["control"] == seat:
             lines.append("**You have control: lead any card.**")
         elif top is not None:
-            lines.append(f"Top card: **{card_label(top)}** ({card_name(top)})")
+            lines.append(f"Top card: **{card_text(top)}**")
             if view["control"] is not None:
                 lines.append(f"{table.name(view['control'])} has control.")
-        lines.append(" ".join(card_label(c) for c in hand) or "(no cards)")
+        # The picture above shows the hand (its alt text in words); this line is for the cards
+        # past the fifteen buttons and for clients that show no images.
+        lines.append(" · ".join(card_label(c) for c in hand) or "(no cards)")
         if note:
             lines.append(f"\n⚠️ {note}")
         embed.description = "\n".join(lines)

@@ -68,7 +68,7 @@ def hand_alt(cards: Sequence[str], playable: Collection[str] | None = None) -> s
         return "Your hand is empty."
     note = ""
     if marked is not None and not any(c in marked for c in cards):
-        note = "None can be played now."
+        note = "No card can be played now."
     return fit_alt(f"Your hand, {count}: ", items, tail=note)
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +23,7 @@ from cogs.drawings.cache import PictureCache
 from cogs.table.layout import Picture
 
 log = logging.getLogger(__name__)
+DRAW_TIMES_KEPT = 100_000
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,26 @@ class Pictures:
         # outside the referee's paths, a test's): the bench reports it, and it should stay 0.
         self.drawn_on_loop = 0
         self.bytes_drawn = 0
+        # Seconds each drawing took in its worker thread, the latest ones only (the bench's
+        # drawing p50/p99; bounded so a long-running bot keeps no growing list).
+        self.draw_seconds: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
 
     async def ready(self, sketches: Sequence[Sketch]) -> None:
         """Draw, off the event loop, what of ``sketches`` is not in the cache yet."""
         missing = [s for s in sketches if s.key not in self.cache]
-        await asyncio.gather(*(self.cache.get(s.key, s.draw) for s in sketches))
+        await asyncio.gather(*(self.cache.get(s.key, self._timed(s.draw)) for s in sketches))
         self.bytes_drawn += sum(len(self.cache.peek(s.key) or b"") for s in missing)
+
+    def _timed(self, draw: Callable[[], bytes]) -> Callable[[], bytes]:
+        def timed() -> bytes:
+            started = time.perf_counter()
+            try:
+                return draw()
+            finally:
+                # deque.append is atomic: safe from the worker threads the cache draws in.
+                self.draw_seconds.append(time.perf_counter() - started)
+
+        return timed
 
     def pictures(self, sketches: Sequence[Sketch]) -> list[Picture]:
         """The sketches as pictures, from the cache (``ready`` first). One that is not there is

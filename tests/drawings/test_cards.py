@@ -115,7 +115,7 @@ def test_marks_change_the_hand_picture_and_its_words() -> None:
     none = zipzap_cards.hand_picture(hand, set())
     assert len({plain.png, one.png, other.png, none.png}) == 4
     assert one.alt == "Your hand, 4 cards: red 4 (playable), green 5, wild 6, Zap card."
-    assert "None can be played now." in none.alt
+    assert "No card can be played now." in none.alt
     # The Zap card is played as "Z" or with a card as "R4+Z": both mark it.
     assert zipzap_cards.hand_alt(hand, {"R4+Z"}).count("(playable)") == 2
     for module in (zaptrap_cards, spytrap_cards):

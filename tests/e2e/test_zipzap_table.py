@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from cogs.zipzap import ZipZapUI, card_label
+from cogs.zipzap import ZipZapUI, card_label, card_text
 from db.models import ActionRow, Game
 from rules.zipzap import ZipZap
 from tests.e2e.secrecy import Audit
@@ -203,7 +203,7 @@ async def test_an_open_panel_follows_the_table(simcord_env, simcord_bot):
     table = simcord_bot.referee.tables[1]
     await bob.actor.click(bob.panel, custom_id=playable(bob.panel)[0]["custom_id"])
     await env.advance_time(1.25)
-    top = card_label(table.state.top)
+    top = card_text(table.state.top)
     assert f"**{top}**" in message_text(alice.panel)
     assert all(f":{table.version}:" in b["custom_id"] for b in playable(alice.panel))
     offered = playable(alice.panel)
