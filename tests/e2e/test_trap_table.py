@@ -232,20 +232,23 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
 
 @pytest.mark.simcord(settle_timeout=20)
 async def test_a_trap_table_needs_attach_files_and_says_so(simcord_env, simcord_bot):
-    """Trap's table message carries its board as a file (``GameUI.table_pictures``): in a channel
-    where the bot may not attach files, `/trap new` says what is missing and opens nothing, while
-    Zip Zap (no pictures yet) opens there. Seen to fail when the check still looked for the
-    ``table_files`` hook that issue 23 replaced: the table opened, and its board could never be
-    drawn."""
+    """Trap's table message carries its board as a file (``GameUI.table_pictures``), and every card
+    game's its cards (``table_sketches``): in a channel where the bot may not attach files, `/… new`
+    of every game says what is missing and opens nothing, while the same channel with Attach Files
+    allowed opens a table. Seen to fail when the check still looked for the ``table_files`` hook
+    that issue 23 replaced (the Trap table opened, and its board could never be drawn), and, for
+    the card games, while it looked only for ``table_pictures``/``table_downloads``."""
     env, bot = simcord_env, simcord_bot
     guild = env.create_guild()
     channel = guild.create_text_channel(
         "no-files", overwrites={bot.user: discord.PermissionOverwrite(attach_files=False)}
     )
     alice = guild.add_member(env.create_user("alice"))
-    refused = await alice.slash(channel, "trap new")
-    assert refused.ephemeral and "Attach Files" in reply_text(refused)
+    for game in ("trap", "zipzap", "zaptrap", "spytrap", "gifttrap"):
+        refused = await alice.slash(channel, f"{game} new")
+        assert refused.ephemeral and "Attach Files" in reply_text(refused), game
     assert channel.history() == [] and bot.referee.tables == {}
-    opened = await alice.slash(channel, "zipzap new")
+    allowed = guild.create_text_channel("files")
+    opened = await alice.slash(allowed, "zipzap new")
     assert "table is open" in reply_text(opened)
     assert not env.errors
