@@ -428,3 +428,28 @@ async def test_clicks_during_shutdown_are_told_to_try_again(simcord_env, simcord
     r = await person.click(hand, custom_id=card["custom_id"])
     assert "restarting" in reply_text(r) and r.ephemeral
     assert table.version == version
+
+
+# 13 --------------------------------------------------------------------------------------------
+
+
+async def test_resume_leaves_the_collector_running_even_when_it_fails(simcord_env, simcord_bot, monkeypatch):
+    """resume() pauses Python's garbage collector while it loads the tables (they all live on, so
+    its passes find nothing); it must run again afterwards, also when the database read fails, or
+    the process would leak every cycle from then on. Seen to fail with the ``finally`` that
+    re-enables it moved after the ``await`` (the failing read then left it off)."""
+    import gc
+
+    bot = simcord_bot
+    assert gc.isenabled()
+    await open_lobby(simcord_env, seats=2, cpu=None)
+    assert await bot.referee.lifecycle.resume() == 1  # the lobby, loaded again
+    assert gc.isenabled()
+
+    async def locked() -> list[Game]:
+        raise LOCKED
+
+    monkeypatch.setattr(bot.store, "live_tables", locked)
+    with pytest.raises(OperationalError):
+        await bot.referee.resume()
+    assert gc.isenabled()
