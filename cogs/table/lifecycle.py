@@ -38,7 +38,7 @@ from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Fa
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import BrokenTable, Spine
-from db.models import utcnow
+from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict
 from rules import get_game
 
@@ -314,6 +314,7 @@ class Lifecycle:
                 async with table.lock:
                     pass  # a change under way holds the lock until it has committed
             await self.spine.messages.flush()
+            await self._snapshot_behind()
 
         try:
             await asyncio.wait_for(settle(), timeout)
@@ -321,6 +322,33 @@ class Lifecycle:
             log.warning("shutdown: gave up waiting after %.0f s", timeout)
         self.spine.scheduler.stop()
         self.spine.computers.stop()
+
+    async def _snapshot_behind(self) -> None:
+        """Write the full state of every live table whose snapshot is older than the table, so a
+        clean restart loads each one as it stands and replays nothing (a crash still replays the
+        actions after the last snapshot). Called once no change can start any more. If the write
+        fails nobody is told, as nothing changed: the next start replays those actions instead."""
+        behind = [
+            (t, t.state.to_json())
+            for t in self.spine.tables.values()
+            if t.status in LIVE_STATUSES and t.state is not None and t.snapshot_at < t.version
+        ]
+        if not behind:
+            return
+        try:
+            await self.spine.store.save_snapshots(
+                [(t.id, t.version, state, list(t.log)) for t, state in behind]
+            )
+        except SQLAlchemyError:
+            log.warning(
+                "shutdown: the snapshots of %d tables were not written; the next start replays"
+                " their latest actions",
+                len(behind),
+                exc_info=True,
+            )
+            return
+        for table, _ in behind:
+            table.snapshot_at = table.version
 
 
 async def open_table_command(

@@ -194,10 +194,11 @@ class Table:
         if events:
             self.logged_at = self.version
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        if deal is None:
-            self.add_log([line(self, e) for e in events])
-        else:
-            self.add_log([line(self, e) for e in events[deal:]], fresh=True)
+        lines = [line(self, e) for e in (events if deal is None else events[deal:])]
+        self.add_log(lines, fresh=deal is not None)
+        # What the action's row keeps of the log (db/snapshots.py): only its own lines. Without
+        # them a restart rebuilt the Latest lines as of the snapshot, losing every line since.
+        self.log_added = {"lines": lines, "fresh": deal is not None} if lines or deal is not None else None
 
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]
