@@ -314,7 +314,7 @@ class Lifecycle:
                 async with table.lock:
                     pass  # a change under way holds the lock until it has committed
             await self.spine.messages.flush()
-            await self._snapshot_behind()
+            await self.snapshot_behind()
 
         try:
             await asyncio.wait_for(settle(), timeout)
@@ -323,7 +323,7 @@ class Lifecycle:
         self.spine.scheduler.stop()
         self.spine.computers.stop()
 
-    async def _snapshot_behind(self) -> None:
+    async def snapshot_behind(self) -> None:
         """Write the full state of every live table whose snapshot is older than the table, so a
         clean restart loads each one as it stands and replays nothing (a crash still replays the
         actions after the last snapshot). Called once no change can start any more. If the write

@@ -501,7 +501,7 @@ async def test_a_shutdown_whose_snapshot_write_fails_still_resumes_by_replaying(
     """The snapshots' commit at shutdown fails (the database is locked): the stop still ends
     cleanly, nothing stored changes, and the next start rebuilds the table by replaying its
     actions after the older snapshot, exactly as it was. Seen to fail with the SQLAlchemyError
-    handler in Lifecycle._snapshot_behind taken out (shutdown raised OperationalError)."""
+    handler in Lifecycle.snapshot_behind taken out (shutdown raised OperationalError)."""
     env, bot = simcord_env, simcord_bot
     t = await open_lobby(env, seats=2, cpu=None, speed="off")
     await t["host"].click(t["lobby"], label="Start")
