@@ -210,6 +210,70 @@ def time_fresh_process(url: str) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def clean_copy(url: str, path: Path) -> str:
+    """A copy of the live-tables database as a clean stop leaves it: a bot resumes the tables and
+    stores the snapshot of every table that is behind, as Lifecycle.shutdown does, so
+    resuming it replays nothing. The original stays as a crash leaves it."""
+    import sqlite3
+
+    source = sqlite3.connect(url.split("///", 1)[1])
+    target = sqlite3.connect(path)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    clean = sqlite_url(path)
+
+    async def stop_cleanly() -> None:
+        bot = fresh_bot(clean)
+        try:
+            await load_cogs(bot)
+            await bot.referee.resume()
+            # What Lifecycle.shutdown writes once the clicks have stopped; the rest of the
+            # shutdown (drawing pending edits) needs a Discord connection this bot lacks.
+            await bot.referee.lifecycle.snapshot_behind()
+        finally:
+            await _close(bot)
+
+    asyncio.run(stop_cleanly())
+    return clean
+
+
+async def pending_actions(url: str) -> int:
+    """How many stored actions a resume of ``url`` replays (those after their table's snapshot)."""
+    from sqlalchemy import func, select
+
+    from db.engine import Database
+    from db.models import LIVE_STATUSES, ActionRow, Game
+
+    database = Database(url)
+    try:
+        async with database.sessions() as session:
+            query = (
+                select(func.count())
+                .select_from(ActionRow)
+                .join(Game, Game.id == ActionRow.game_id)
+                .where(Game.status.in_(LIVE_STATUSES), ActionRow.seq > Game.state_version)
+            )
+            return int(await session.scalar(query) or 0)
+    finally:
+        await database.dispose()
+
+
+async def _measure_clean(url: str, n: int, repeats: int) -> dict[str, Any]:
+    await time_resume(url, n)  # the first, apart, as in _measure
+    resume = [await time_resume(url, n) for _ in range(repeats)]
+    return {
+        "replayed_actions": await pending_actions(url),
+        "resume_s": round(statistics.median(r[0] for r in resume), 4),
+        "resume_min_s": round(min(r[0] for r in resume), 4),
+        "fresh_process_resume_s": [
+            (await asyncio.to_thread(time_fresh_process, url))["resume_s"] for _ in range(repeats)
+        ],
+    }
+
+
 async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
     # The first resume in this process also pays one-off costs (lazy imports, first connection to
     # a cold file); kept apart as "first", the repeats after it give the steady figure.
@@ -223,6 +287,7 @@ async def _measure(url: str, n: int, repeats: int) -> dict[str, Any]:
     return {
         "tables": n,
         "repeats": repeats,
+        "replayed_actions": await pending_actions(url),
         "resume_s": round(resume_s, 4),
         "resume_min_s": round(min(r[0] for r in resume), 4),
         "resume_first_s": round(first[0], 4),
@@ -264,6 +329,9 @@ def run(*, workdir: Path, sizes: list[int], repeats: int, progress: Callable[[st
         try:
             url = ensure_live_db(workdir, n, progress)
             out[str(n)] = asyncio.run(_measure(url, n, repeats))
+            # The same tables after a clean stop: their snapshots written at shutdown.
+            clean = clean_copy(url, workdir / f"live-clean-{n}.sqlite3")
+            out[str(n)]["clean"] = asyncio.run(_measure_clean(clean, n, repeats))
         except Exception as error:
             import traceback
 
@@ -279,6 +347,8 @@ def tables(result: dict[str, Any]) -> list[Table]:
         "Restart: a fresh bot resuming N live tables from SQLite (median of repeats)",
         [
             "tables",
+            "after",
+            "replayed",
             "resume() s",
             "ms/table",
             "setup_hook s",
@@ -289,10 +359,12 @@ def tables(result: dict[str, Any]) -> list[Table]:
     )
     for n, r in result["sizes"].items():
         if "error" in r:
-            t.add(n, "error", r["error"][:70], "", "", "", "")
+            t.add(n, "error", r["error"][:70], "", "", "", "", "", "")
             continue
         t.add(
             n,
+            "a crash",
+            r["replayed_actions"],
             r["resume_s"],
             r["resume_ms_per_table"],
             r["setup_hook_s"],
@@ -300,10 +372,24 @@ def tables(result: dict[str, Any]) -> list[Table]:
             " / ".join(f"{x:.3f}" for x in r["fresh_process_resume_s"]),
             f"{r['ready_after_resume']}/{r['tables']}",
         )
+        c = r["clean"]
+        t.add(
+            n,
+            "a clean stop",
+            c["replayed_actions"],
+            c["resume_s"],
+            round(c["resume_s"] / int(n) * 1000, 4),
+            "",
+            "",
+            " / ".join(f"{x:.3f}" for x in c["fresh_process_resume_s"]),
+            "",
+        )
     t.notes.append(
         f"{result['game']}, {result['players']} seats (2 people, 2 computers), mid-game states;"
         " setup_hook = buttons + cogs + resume + scheduler start, without command sync;"
-        " fresh process = each run in a new interpreter (python -m bench.resume fresh), first resume"
+        " fresh process = each run in a new interpreter (python -m bench.resume fresh), first resume;"
+        " a crash = the tables as stored between snapshots (replayed = actions after them);"
+        " a clean stop = a copy a bot resumed and shut down, which stores every snapshot that is behind"
     )
     return [t]
 

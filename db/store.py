@@ -196,6 +196,27 @@ class Store:
                 )
                 await _record_results(session, game_id, guild_id, game, seats, results)
 
+    async def save_snapshots(self, snapshots: Sequence[tuple[int, int, dict[str, Any], list[str]]]) -> None:
+        """Store each ``(game_id, version, state, log)`` as that table's snapshot, of the version
+        it is at, all in one transaction: at a clean shutdown (cogs/table/lifecycle.py), so the
+        next start replays no actions. The version doesn't move (this changes nothing a person
+        can see), and a table that has moved on meanwhile (another process's change) is left
+        as it is: its own snapshot and log still rebuild it."""
+        if not snapshots:
+            return
+        rows = [
+            {
+                "where_id": game_id,
+                "where_version": version,
+                "state": state,
+                "state_version": version,
+                "log": log,
+            }
+            for game_id, version, state, log in snapshots
+        ]
+        async with self.db.writer(), self.db.engine.begin() as connection:
+            await connection.execute(_UPDATE_GAME, rows)
+
     # The named changes below are the shapes the referee writes; each is one ``write``.
 
     async def save_lobby(

@@ -196,7 +196,8 @@ class Table:
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
         lines = [line(self, e) for e in (events if deal is None else events[deal:])]
         self.add_log(lines, fresh=deal is not None)
-        # What the action's row keeps of the log (db/snapshots.py): only its own lines.
+        # What the action's row keeps of the log (db/snapshots.py): only its own lines. Without
+        # them a restart rebuilt the Latest lines as of the snapshot, losing every line since.
         self.log_added = {"lines": lines, "fresh": deal is not None} if lines or deal is not None else None
 
     def specs(self) -> list[SeatSpec]:

@@ -7,6 +7,8 @@ Zap card is written "Z", and play-and-Zap is one action: "R4+Z".
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.base import JSON, Action, IllegalAction
 
 SOLID_SUITS = ("R", "G", "B", "Y")
@@ -72,6 +74,19 @@ def follows(card: str, top: str | None) -> bool:
     if number_of(card) != n + 1:
         return False
     return suit_of(top) == WILD or suit_of(card) in (suit_of(top), WILD)
+
+
+@cache
+def followers(top: str | None) -> frozenset[str]:
+    """Every card code that ``follows`` ``top``: at most five, so whether anyone can follow is
+    a set test per hand rather than ``follows`` on every card held. That test runs after every
+    card played, also when a table is rebuilt by replaying its log on loading (db/snapshots.py),
+    where calling ``follows`` card by card was most of the replay's cost."""
+    if top is None or is_zap(top) or number_of(top) >= MAX_NUMBER:
+        return frozenset()
+    n = number_of(top) + 1
+    suits = SUITS if suit_of(top) == WILD else (suit_of(top), WILD)
+    return frozenset(f"{s}{n}" for s in suits)
 
 
 def follow_hint(top: str) -> str:

@@ -20,6 +20,7 @@ from rules.zipzap.cards import (
     card_name,
     card_points,
     follow_hint,
+    followers,
     follows,
     hand_size,
     idle_card,
@@ -127,7 +128,8 @@ class ZipZapState(State[ZipZapView]):
                 return
 
     def _someone_can_follow(self) -> bool:
-        return any(follows(card, self.top) for hand in self.hands for card in hand)
+        wanted = followers(self.top)
+        return bool(wanted) and any(not wanted.isdisjoint(hand) for hand in self.hands)
 
     # -- queries ------------------------------------------------------------------------------
 

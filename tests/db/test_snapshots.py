@@ -133,3 +133,26 @@ async def test_a_gap_in_the_log_leaves_a_table_that_does_not_load(store: Store) 
         Table.from_row(row)
     (live,) = await store.live_tables()
     assert live.state is None
+
+
+async def test_snapshots_saved_at_shutdown_cover_only_tables_still_at_their_version(store: Store) -> None:
+    """``save_snapshots`` (a clean shutdown) stores each table's state and Latest lines as its
+    snapshot without moving its version, so nothing is left to replay; a table that moved on
+    meanwhile (another process's change) keeps its own snapshot and actions. Seen failing with the
+    version check dropped from the statement (the moved table's snapshot went back to version 4
+    while the table stood at 5, and reading it replayed nothing onto an old state)."""
+    gid = await started(store)
+    state, latest = await play_without_snapshots(store, gid, 6)  # the table is at version 7
+    moved = await started(store, channel=6)
+    await play_without_snapshots(store, moved, 4)  # at 5; this process believes it is at 4
+    moved_row = await store.get_table(moved)
+    assert moved_row is not None
+    await store.save_snapshots([(gid, 7, state, latest), (moved, 4, {"stale": True}, ["stale"])])
+    assert await store.snapshot(gid) == (7, state)
+    row = await store.get_table(gid)
+    assert row is not None and row.version == row.state_version == 7
+    assert row.state == state and row.log == latest
+    assert await store.snapshot(moved) == (1, GAME.new_game(3, GAME.parse_options({}), SEED).to_json())
+    again = await store.get_table(moved)
+    assert again is not None and again.version == 5
+    assert again.state == moved_row.state and again.log == moved_row.log

@@ -428,3 +428,97 @@ async def test_clicks_during_shutdown_are_told_to_try_again(simcord_env, simcord
     r = await person.click(hand, custom_id=card["custom_id"])
     assert "restarting" in reply_text(r) and r.ephemeral
     assert table.version == version
+
+
+# 13 --------------------------------------------------------------------------------------------
+
+
+async def test_resume_leaves_the_collector_running_even_when_it_fails(simcord_env, simcord_bot, monkeypatch):
+    """resume() pauses Python's garbage collector while it loads the tables (they all live on, so
+    its passes find nothing); it must run again afterwards, also when the database read fails, or
+    the process would leak every cycle from then on. Seen to fail with the ``finally`` that
+    re-enables it moved after the ``await`` (the failing read then left it off)."""
+    import gc
+
+    bot = simcord_bot
+    assert gc.isenabled()
+    await open_lobby(simcord_env, seats=2, cpu=None)
+    assert await bot.referee.lifecycle.resume() == 1  # the lobby, loaded again
+    assert gc.isenabled()
+
+    async def locked() -> list[Game]:
+        raise LOCKED
+
+    monkeypatch.setattr(bot.store, "live_tables", locked)
+    with pytest.raises(OperationalError):
+        await bot.referee.resume()
+    assert gc.isenabled()
+
+
+# 14 --------------------------------------------------------------------------------------------
+
+
+async def play_until_the_snapshot_is_behind(bot: Any, table: Any) -> None:
+    """People's moves until the stored snapshot is older than the table, as it is between the
+    snapshots written every 16 actions and at each new round (db/snapshots.py)."""
+    for _ in range(12):
+        stored = await bot.store.snapshot(table.id)
+        assert stored is not None
+        if stored[0] < table.version:
+            return
+        seat = next(s for s in range(len(table.seats)) if table.state.legal_actions(s))
+        async with table.lock:
+            await bot.referee.act(table, seat, table.state.legal_actions(seat)[0], table.seats[seat].user_id)
+    raise AssertionError("every move wrote a snapshot")
+
+
+async def test_a_clean_shutdown_leaves_nothing_to_replay(simcord_env, simcord_bot):
+    """A clean stop stores the full state of every table whose snapshot is behind, so the next
+    start loads the table as it stands without replaying (a crash still replays:
+    test_restart_every_step.py, test_sigkill.py). Seen to fail with the shutdown's snapshot step
+    taken out (the stored snapshot stayed at the version before the moves)."""
+    env, bot = simcord_env, simcord_bot
+    t = await open_lobby(env, seats=2, cpu=None, speed="off")
+    await t["host"].click(t["lobby"], label="Start")
+    table = table_of(bot, t["channel"])
+    await play_until_the_snapshot_is_behind(bot, table)
+    version, state, latest = table.version, table.state.to_json(), list(table.log)
+    await bot.referee.shutdown(timeout=5)
+    assert await bot.store.snapshot(table.id) == (version, state)
+    stored = await row(bot, table.id)  # the row as stored, before any replay
+    assert stored.version == stored.state_version == version and stored.log == latest
+    fresh = type(bot)(bot.settings, sync_commands=False)
+    await env.restart_bot(fresh)
+    resumed = fresh.referee.tables[table.id]
+    assert resumed.version == version
+    assert resumed.state.to_json() == state
+    assert resumed.log == latest
+
+
+async def test_a_shutdown_whose_snapshot_write_fails_still_resumes_by_replaying(
+    simcord_env, simcord_bot, monkeypatch
+):
+    """The snapshots' commit at shutdown fails (the database is locked): the stop still ends
+    cleanly, nothing stored changes, and the next start rebuilds the table by replaying its
+    actions after the older snapshot, exactly as it was. Seen to fail with the SQLAlchemyError
+    handler in Lifecycle.snapshot_behind taken out (shutdown raised OperationalError)."""
+    env, bot = simcord_env, simcord_bot
+    t = await open_lobby(env, seats=2, cpu=None, speed="off")
+    await t["host"].click(t["lobby"], label="Start")
+    table = table_of(bot, t["channel"])
+    await play_until_the_snapshot_is_behind(bot, table)
+    version, state, latest = table.version, table.state.to_json(), list(table.log)
+    before = await bot.store.snapshot(table.id)
+
+    async def locked(snapshots: Any) -> None:
+        raise LOCKED
+
+    monkeypatch.setattr(bot.store, "save_snapshots", locked)
+    await bot.referee.shutdown(timeout=5)
+    assert await bot.store.snapshot(table.id) == before and before is not None and before[0] < version
+    fresh = type(bot)(bot.settings, sync_commands=False)
+    await env.restart_bot(fresh)
+    resumed = fresh.referee.tables[table.id]
+    assert resumed.version == version
+    assert resumed.state.to_json() == state
+    assert resumed.log == latest

@@ -488,3 +488,15 @@ def test_json_round_trip_and_timers() -> None:
 def test_the_deal_event_names_the_hand_size() -> None:
     state = GAME.new_game(2, ZipZapOptions(), 3)
     assert state.opening_events[0].text == "Round 1 of 4 is dealt: 12 cards and a Zap card each."
+
+
+def test_followers_are_exactly_the_cards_that_follow() -> None:
+    """``followers`` (the set test behind "can anyone follow?", which decides control after every
+    card) agrees with ``follows`` on every pair of cards, Zap cards and no top included. Seen to
+    fail with a wild top giving only wild and its own suit (a solid top's rule), and with a
+    10 on top giving the 11s."""
+    from rules.zipzap.cards import all_number_cards, followers, follows
+
+    cards = all_number_cards([]) + [f"Z{s}" for s in range(6)]
+    for top in [None, *cards]:
+        assert followers(top) == {c for c in cards if follows(c, top)}, top
