@@ -184,7 +184,7 @@ class GiftTrapUI:
             sketches.append(reveal_sketch(table, view["revealed"], price))
         return sketches
 
-    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+    def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """A seat's panel: the gifts with its own tokens on them, from its own view only (what
         it has placed so far is its secret until its tokens are turned up)."""
         view = state_of(table).view(seat)

@@ -372,16 +372,19 @@ class SpyTrapUI:
         embed.set_footer(text=f"Round {view['round']} · only you can see this panel")
         return embed, self._controls(table, seat, view, legal, nav)
 
-    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+    def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's own cards as pictures, for its panel only: the hand (the cards that may go on
         the pile now raised and framed; none marked when no card can be played), the identity card
-        with Immunity beside it while held, the pile laid face down, and the home area's Files.
-        Keys name what each picture shows, by faces (two French Files look alike), never the seat."""
+        with Immunity beside it while held, the pile laid face down (or, while it is being built,
+        the cards picked so far: ``nav``), and the home area's Files. Keys name what each picture
+        shows, by faces (two French Files look alike), never the seat."""
         state = _state(table)
         view = state.view(seat)
         hand: list[str] = view["hand"]
         piles = [a for a in state.legal_actions(seat) if a.startswith("pile-")]
-        playable = frozenset(c for a in piles for c in a[5:].split("-")) if piles else None
+        chosen = _picked(hand, piles, nav) if piles else []
+        # While building, the cards still to pick are the playable ones (a picked card is spent).
+        playable = frozenset(c for a in piles for c in a[5:].split("-")) - set(chosen) if piles else None
         marks = None if playable is None else tuple(c in playable for c in hand)
         identity, immunity = view["identity"], view["immunity"][seat]
         sketches = [
@@ -400,6 +403,15 @@ class SpyTrapUI:
                 spytrap_cards.identity_alt(identity, immunity=immunity),
             ),
         ]
+        if chosen:
+            sketches.append(
+                Sketch(
+                    "spytrap-pile.png",
+                    ("spytrap-pile", tuple(card_name(c) for c in chosen)),
+                    partial(spytrap_cards.pile_png, tuple(chosen)),
+                    spytrap_cards.pile_alt(chosen).replace("Your pile,", "Your new pile so far,", 1),
+                )
+            )
         pile: list[str] = view.get("my_pile") or []
         if pile:
             sketches.append(

@@ -261,7 +261,7 @@ class ZapTrapUI:
         sketch = table_sketch(_state(table).view(None))
         return [sketch] if sketch is not None else []
 
-    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+    def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand (its own view, its own legal swaps) and, while cards are face up, the
         table beside it, so both halves of a swap are in one glance on the panel."""
         state = _state(table)

@@ -95,7 +95,7 @@ class ZipZapUI:
         draw = partial(zipzap_cards.table_png, view)
         return [Sketch("zipzap-pile.png", ("zipzap-pile", tuple(pile)), draw, zipzap_cards.table_alt(view))]
 
-    def panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+    def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand as one picture from its own view, the playable cards marked while a
         round is on (between rounds, unmarked: nothing can be played)."""
         state = _state(table)

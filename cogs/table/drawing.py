@@ -74,7 +74,7 @@ class GameUI(Protocol):
     to draw (a picture), drawn off the event loop before the table is drawn; the picture hooks
     then only hand out bytes already made (from the game's cache, keyed by what a picture shows),
     as panels are drawn without awaiting. Simpler for card art: ``table_sketches(table)`` and
-    ``panel_sketches(table, seat) -> list[Sketch]`` (cogs/table/pictures.py) say what each picture
+    ``panel_sketches(table, seat, nav) -> list[Sketch]`` (cogs/table/pictures.py) say what each picture
     shows and how to draw it; the table draws them off the loop, once per distinct content;
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
@@ -178,14 +178,14 @@ class TableDrawing:
         hook = getattr(self.uis[table.game.key], "table_sketches", None)
         return list(hook(table)) if hook is not None and table.state is not None else []
 
-    def _panel_sketches(self, table: Table, seat: int) -> list[Sketch]:
+    def _panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         hook = getattr(self.uis[table.game.key], "panel_sketches", None)
-        return list(hook(table, seat)) if hook is not None and table.state is not None else []
+        return list(hook(table, seat, nav)) if hook is not None and table.state is not None else []
 
-    async def prepare_panel(self, table: Table, seat: int) -> None:
+    async def prepare_panel(self, table: Table, seat: int, nav: str | None = None) -> None:
         """Draw the seat's panel pictures off the event loop, so that drawing the panel (which
         does not await) finds them made. Hold the table's lock: they are of committed state."""
-        await self.art.ready(self._panel_sketches(table, seat))
+        await self.art.ready(self._panel_sketches(table, seat, nav))
 
     def pictures(self, table: Table) -> list[Picture]:
         hook = getattr(self.uis[table.game.key], "table_pictures", None)
@@ -221,7 +221,7 @@ class TableDrawing:
         embed, items = ui.panel(table, seat, note, nav)
         hook = getattr(ui, "panel_pictures", None)
         pictures = list(hook(table, seat)) if hook is not None else []
-        pictures += self.art.pictures(self._panel_sketches(table, seat))
+        pictures += self.art.pictures(self._panel_sketches(table, seat, nav))
         return Drawing(embed, items, pictures, clock=self.clock(table))
 
     def waiting_on(self, table: Table) -> list[int] | None:

@@ -102,7 +102,7 @@ class Panels:
         *,
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
-        prepare: Callable[[Table, int], Awaitable[None]] | None = None,
+        prepare: Callable[[Table, int, str | None], Awaitable[None]] | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
@@ -167,7 +167,7 @@ class Panels:
             if panel.current == table.version:
                 return  # a click's own answer already drew this version, or it looks the same
             if table.status == "playing":
-                await self.prepare(table, seat)
+                await self.prepare(table, seat, panel.nav)
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
                 drawing = over_drawing()
@@ -209,10 +209,10 @@ class Panels:
                 self._keep(table_id, seat, panel)  # a game-over edit must still land too
                 raise TryLater(error) from error
 
-    async def prepare(self, table: Table, seat: int) -> None:
+    async def prepare(self, table: Table, seat: int, nav: str | None = None) -> None:
         """Make the seat's pictures before its panel is drawn (off the loop, cached by content)."""
         if self._prepare is not None and table.state is not None:
-            await self._prepare(table, seat)
+            await self._prepare(table, seat, nav)
 
     async def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
@@ -224,7 +224,7 @@ class Panels:
         if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
             return False
         if panel.current != table.version:
-            await self.prepare(table, seat)
+            await self.prepare(table, seat, panel.nav)
             if shown(self._draw(table, seat, None, panel.nav)) != panel.shown:
                 return False
             panel.current = table.version
@@ -244,7 +244,7 @@ class Panels:
     ) -> bool:
         """Answer with the seat's panel. False if Discord refused the answer (the caller decides
         whether anything else must be said another way); the change behind it stands."""
-        await self.prepare(table, seat)
+        await self.prepare(table, seat, nav)
         drawing = self._draw(table, seat, note, nav)
         try:
             if edit:

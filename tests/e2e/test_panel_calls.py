@@ -147,7 +147,7 @@ async def test_a_games_panel_pictures_reach_only_their_owner_ephemeral_and_by_dm
 
     ui.panel_pictures = panel_pictures
     # Zip Zap now sketches its own card art: the stand-in alone is what this test follows.
-    ui.panel_sketches = lambda table, seat: []
+    ui.panel_sketches = lambda table, seat, nav=None: []
     ui.table_sketches = lambda table: []
     await alice.click(lobby, label="Start")
     table = bot.referee.tables[1]
