@@ -165,7 +165,7 @@ class GiftTrapUI:
             inline=False,
         )
         if view["strategy_cards"]:
-            footer = "🪤 GiftTRAP card: not played yet (each player may shout GiftTRAP once a game)"
+            footer = "🪤 = a GiftTRAP card still to play"
         else:
             footer = "Strategy cards are off at this table."
         embed.set_footer(text=footer)
@@ -287,8 +287,10 @@ class GiftTrapUI:
                 tags.append("filled in")
             if i in view["winners"]:
                 tags.append("GIFTED!")
-            # Words with the emoji: a screen reader says "mouse trap", which explains nothing.
-            card = " · 🪤 GiftTRAP card" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
+            # A screen reader says "mouse trap", which explains nothing: the footer's legend puts
+            # the words to it once ("🪤 = a GiftTRAP card still to play"), as a word on each of eight
+            # players' lines would push the table past what a phone shows (test_table_sizes).
+            card = " 🪤" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
             robot = " 🤖" if s.is_computer else ""
             get, give = view["get_track"][i], view["give_track"][i]
             line = f"**{escape(s.plain_name[:NAME_WIDTH])}**{robot}{card} — GET {get} · GIVE {give}"
