@@ -10,14 +10,20 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 
 DEFAULT_BUDGET = 16 * 1024 * 1024  # bytes of images kept: a few hundred hands of about 10-40 KB
+# Pictures are drawn in two threads of their own. Pillow holds the GIL for most of a drawing, so
+# asyncio.to_thread's six threads on two cores starved the database's thread (commit p99 1.4 s in
+# bench part 2); one thread queued the pictures of a burst of clicks behind each other (click p99
+# 158-395 ms across runs); two kept click p99 where six had it, with commit p99 0.8 s.
+_DRAWER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pictures")
 
 
 class PictureCache:
     """Bytes by content key, least recently used evicted beyond ``budget`` bytes.
 
-    ``get`` returns cached bytes, or runs ``draw`` in a worker thread (asyncio.to_thread) so the
+    ``get`` returns cached bytes, or runs ``draw`` in the pictures' own threads (``_DRAWER``) so the
     event loop never waits on Pillow; concurrent asks for one key share one drawing. A drawing that
     raises is not cached, and every waiter gets the error (the next ask draws again).
     """
@@ -55,7 +61,7 @@ class PictureCache:
         self.misses += 1
         # The drawing is its own task, shielded from its askers: one asker giving up (a cancelled
         # interaction) neither cancels it for the others nor leaves a half-made entry.
-        task = asyncio.ensure_future(asyncio.to_thread(draw))
+        task = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(_DRAWER, draw))
         self._drawing[key] = task
         task.add_done_callback(lambda done: self._finish(key, done))
         return await asyncio.shield(task)
