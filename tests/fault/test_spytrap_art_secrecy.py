@@ -65,8 +65,8 @@ def test_the_audit_reports_a_panel_picture_of_the_next_seats_hand(monkeypatch: p
     cls = ui_class("spytrap")
     real = cls.panel_sketches
 
-    def panel_sketches(self: Any, table: Table, seat: int) -> list[Sketch]:
-        sketches = real(self, table, seat)
+    def panel_sketches(self: Any, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
+        sketches = real(self, table, seat, nav)
         hand = tuple(_hand_of(table, (seat + 1) % len(table.seats)))
         sketches[0] = Sketch(
             "spytrap-hand.png", ("leak", hand), partial(spytrap_cards.hand_png, hand), "A hand."
