@@ -132,13 +132,16 @@ class TableDrawing:
                 description=table.closed_note or "This table has ended. No results were recorded.",
             )
             return Drawing(embed)
+        ui = self.uis[table.game.key]
         return Drawing(
-            self.uis[table.game.key].table_embed(table),
+            ui.table_embed(table),
             self.table_items(table),
             self.pictures(table),
             self.downloads(table),
             latest=list(table.log[-5:]),
             clock=self.clock(table),
+            # Latest lines left out for room (cogs/table/layout.py) are in the game's History.
+            earlier="the table's 📜 History" if getattr(ui, "history", None) is not None else None,
         )
 
     def table_embed(self, table: Table) -> discord.Embed:
