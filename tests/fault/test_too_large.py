@@ -50,10 +50,12 @@ async def test_a_panel_too_large_says_why_and_the_card_played_counts(
     simcord_env: Any, simcord_bot: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Alice opens her hand, then her game's panel grows past Discord's limits: her card still
-    counts, and she is told why she sees no panel; "My hand" tells her the same and changes
-    nothing. Seen to fail on the code before ``Failure.TOO_LARGE``: the click's LayoutTooLarge
-    escaped the entry point unanswered (SimCord: the interaction was never acknowledged, and the
-    bot error failed the test)."""
+    counts, and she is told why she sees no panel; her open panel stops following the table
+    (its redraw is too large too); "My hand" tells her the same and changes nothing. Seen to
+    fail on the code before ``Failure.TOO_LARGE``: the click's LayoutTooLarge escaped the entry
+    point unanswered (SimCord: the interaction was never acknowledged, and the bot error failed
+    the test); and with Panels._refresh as before (the live redraw raised to the scheduler,
+    which retries it with backoff for ever, and nothing said the panel was too large)."""
     env, bot = simcord_env, simcord_bot
     t = await open_lobby(env, seats=2, speed="off", cpu=None, people=("alice", "bob"))
     await t["host"].click(t["lobby"], label="Start")
@@ -76,6 +78,12 @@ async def test_a_panel_too_large_says_why_and_the_card_played_counts(
     assert table.version == version + 1, "the card played counts"
     logged = next(r.getMessage() for r in caplog.records if "too large" in r.getMessage())
     assert "components, at most 40" in logged and "buttons in" in logged, logged
+    # Her panel from before the play follows the table: its redraw is too large too, so it stops
+    # following (logged), and nothing is retried.
+    caplog.set_level(logging.WARNING, logger="cogs.table.panels")
+    await env.advance_time(3)
+    assert any("panel is too large" in r.getMessage() for r in caplog.records)
+    assert bot.referee.panels.get(table.id, seat) is None
     again = await alice.click(t["lobby"], label="My hand")
     assert again.ephemeral and TOO_LARGE in reply_text(again)
     assert table.version == version + 1, "opening a hand changes nothing"
