@@ -132,16 +132,18 @@ class TableDrawing:
                 description=table.closed_note or "This table has ended. No results were recorded.",
             )
             return Drawing(embed)
-        ui = self.uis[table.game.key]
+        items = self.table_items(table)
+        # Latest lines left out for room (cogs/table/layout.py) are in the game's History, where
+        # the table message carries its button (Trap's final table has its move record instead).
+        history = any(getattr(item, "verb", None) == "history" for item in items)
         return Drawing(
-            ui.table_embed(table),
-            self.table_items(table),
+            self.uis[table.game.key].table_embed(table),
+            items,
             self.pictures(table),
             self.downloads(table),
             latest=list(table.log[-5:]),
             clock=self.clock(table),
-            # Latest lines left out for room (cogs/table/layout.py) are in the game's History.
-            earlier="the table's 📜 History" if getattr(ui, "history", None) is not None else None,
+            earlier="the table's 📜 History" if history else None,
         )
 
     def table_embed(self, table: Table) -> discord.Embed:

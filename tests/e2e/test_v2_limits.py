@@ -13,6 +13,7 @@ too. The builder's own choices (what gives way first) are tested on drawings mad
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -201,6 +202,32 @@ def test_two_hundred_latest_lines_keep_the_newest_and_say_how_many_went() -> Non
     assert kept > 10 and f"… {200 - kept} earlier lines left out to fit the message" in text
     assert len([c for c in every if c.get("type") == 2]) == 25
     assert len([i for c in every for i in c.get("items") or []]) == 6
+
+
+def test_lines_left_out_point_to_history_where_the_table_message_has_it() -> None:
+    """The note for Latest lines left out names the game's 📜 History where the table message
+    carries that button (Trap's and GiftTRAP's tables, `/table status` of them, GiftTRAP's
+    final table), and nothing where it doesn't (Trap's final table, which has its move record
+    instead). Drawn by the referee's real TableDrawing from whole self-played games,
+    the Latest lines then made too long to fit. Seen to fail with ``earlier`` left unset in
+    ``TableDrawing.draw`` (every note said only "to fit the message")."""
+    long = [f"{i}: " + "y" * 900 for i in range(5)]
+    notes: dict[str, set[str]] = {}
+    for key, players, options in (("trap", 2, {"quick_setup": True}), ("gifttrap", 3, {"track_length": 5})):
+        for where, drawing in read_game(key, players, options, 3, panels_every=50).drawings:
+            kind = where.split(" v")[0]
+            if kind.endswith(("table", "status")) and not kind.endswith("stopped table"):
+                text = replace(drawing, latest=long).layout.text
+                notes.setdefault(kind, set()).add(text.split("left out", 1)[1].split("\n", 1)[0])
+    history, plain = ": the table's 📜 History has them", " to fit the message"
+    assert notes == {
+        "trap table": {history},
+        "trap /table status": {history},
+        "trap final table": {plain},
+        "gifttrap table": {history},
+        "gifttrap /table status": {history},
+        "gifttrap final table": {history},
+    }
 
 
 HOSTILE = "\\*\\*bold?\\*\\* \\_x\\_ <@\u200b123456789012345678> <t:1700000000:R> 👍🏽 🇫🇷"
