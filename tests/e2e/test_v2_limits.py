@@ -334,6 +334,21 @@ def test_pictures_share_galleries_rather_than_a_button_dropped() -> None:
     assert v2_refusal(drawing.layout.components, [p.filename for p in pictures]) is None
 
 
+def test_button_rows_are_packed_last_rather_than_a_button_dropped() -> None:
+    """Five buttons the game put on five rows of their own, beside 31 files to download (cannot
+    happen today: Trap's final table has one), need 43 components: once nothing else can give
+    way, the buttons fill one row, in their order, every one kept. Seen to fail with
+    ``_packed_rows`` taken out of ``GIVE_WAY`` (LayoutTooLarge)."""
+    items = [ActionButton(1, 2, f"b{i}", label=f"B{i}", row=i) for i in range(5)]
+    files = [Download(f"f{i}.txt", b"x") for i in range(31)]
+    drawing = Drawing(discord.Embed(title="T"), items, downloads=files)
+    every = walk(drawing.layout.components)
+    assert len(every) <= MAX_COMPONENTS
+    (row,) = [c for c in every if c.get("type") == 1]
+    assert [b["custom_id"] for b in row["components"]] == [f"ga:1:2:b{i}" for i in range(5)]
+    assert len([c for c in every if c.get("type") == 13]) == 31
+
+
 def test_pictures_carry_alt_text_and_only_referred_files_are_attached() -> None:
     """A small picture sits beside the title as a Thumbnail, larger ones in a MediaGallery; alt
     text longer than 1,024 characters is shortened; a download is a File component; nothing
