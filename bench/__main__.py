@@ -18,20 +18,116 @@ Prints a table and writes bench/results/latest.json:
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from bench.common import ROOT, git_commit, machine, python_info, workdir
 
-PARTS = ("engines", "e2e", "stall", "resume", "memory", "cards")
-# Run only when named with --only: they need PostgreSQL (shards2: a server it starts, or
-# --database-url; wal: --pg-url, a server it may CHECKPOINT; without it, SQLite alone).
-OPTIONAL_PARTS = ("shards2", "wal")
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the bench: ``bench.<module>``'s ``run`` and ``tables``, and how the command
+    line becomes ``run``'s keyword arguments. The module is imported only when the part runs
+    (SimCord, Pillow, PostgreSQL's driver are heavy, and some parts need what others don't)."""
+
+    module: str
+    # run()'s keyword arguments from the parsed command line, the temp folder and the module
+    options: Callable[[argparse.Namespace, Path, ModuleType], dict[str, Any]]
+    # False: run only when named with --only (it needs PostgreSQL, or a server it may CHECKPOINT)
+    default: bool = True
+    announce: str | None = None  # a progress line before it starts, for parts that say nothing
+    progress: bool = True  # whether run() takes progress=
+
+
+def _games(args: argparse.Namespace) -> list[str] | None:
+    return [g for g in (args.games or "").split(",") if g] or None
+
+
+def _e2e_games(args: argparse.Namespace) -> list[str]:
+    import rules
+
+    return list(rules.GAMES) if args.e2e_games == "all" else [k for k in args.e2e_games.split(",") if k]
+
+
+# Every part, in the order they run. Adding a part is one entry here (and its flags below).
+ALL_PARTS: dict[str, Part] = {
+    "engines": Part(
+        "engines",
+        lambda a, tmp, m: dict(
+            seconds=a.engine_seconds,
+            min_games=a.engine_min_games,
+            max_games=100_000,
+            seed=a.seed,
+            only=_games(a),
+        ),
+        announce="engines: self-play per game",
+        progress=False,
+    ),
+    "e2e": Part(
+        "e2e",
+        lambda a, tmp, m: dict(
+            workdir=tmp,
+            sizes=a.e2e_sizes,
+            burst=a.burst,
+            step=a.step,
+            games=_e2e_games(a),
+            settle_timeout=a.settle_timeout,
+            clicking=a.clicking_tables,
+            runs=a.runs,
+            dm_tables=a.dm_tables,
+            floor=not a.no_floor,
+            cpu_profile=a.cpu_profile / 1000 if a.cpu_profile else None,
+        ),
+    ),
+    "stall": Part("stall", lambda a, tmp, m: dict(workdir=tmp, seconds=a.stall_seconds, step=a.step)),
+    "resume": Part("resume", lambda a, tmp, m: dict(workdir=tmp, sizes=a.resume_sizes, repeats=a.repeats)),
+    "memory": Part(
+        "memory",
+        lambda a, tmp, m: dict(workdir=tmp, live_tables=a.memory_tables, actions=a.db_actions, seed=a.seed),
+    ),
+    "cards": Part("cards", lambda a, tmp, m: dict(runs=a.runs, repeat=a.card_draws, seed=a.seed)),
+    "shards2": Part(
+        "shards2",
+        lambda a, tmp, m: dict(
+            workdir=tmp,
+            tables=a.shards2_tables,
+            seconds=a.shards2_seconds,
+            click_every=1,
+            burst=a.burst,
+            step=a.step,
+            runs=a.shards2_runs,
+            settle_timeout=a.shards2_settle_timeout,
+            database_url=a.database_url,
+        ),
+        default=False,
+    ),
+    "wal": Part(
+        "wal",
+        lambda a, tmp, m: dict(
+            workdir=tmp,
+            pg_url=a.pg_url,
+            games=_games(a) or list(m.GAMES),
+            tables=a.wal_tables,
+            actions=a.wal_actions,
+            sqlite_actions=a.wal_actions,
+            # SimCord's own default: on PostgreSQL the bot's listener connection keeps it from
+            # calling the bot settled at start-up, and a long timeout only waits that out.
+            settle_timeout=5.0,
+        ),
+        default=False,
+    ),
+}
+PARTS = tuple(name for name, part in ALL_PARTS.items() if part.default)
+OPTIONAL_PARTS = tuple(name for name, part in ALL_PARTS.items() if not part.default)
 DEFAULT_JSON = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -234,123 +330,27 @@ def main(argv: list[str] | None = None) -> int:
         clock = time.perf_counter()
 
     printed: list[Any] = []
-    games = [g for g in (args.games or "").split(",") if g] or None
-    engine_args = [
-        "--engine-seconds", str(args.engine_seconds), "--engine-min-games", str(args.engine_min_games),
-        "--seed", str(args.seed),
-    ] + (["--games", args.games] if args.games else [])  # fmt: skip
-
     with workdir(keep=args.keep) as tmp:
         if args.keep:
             progress(f"databases in {tmp}")
-        if "engines" in args.parts or args.compare:
-            from bench import engines
-
-            progress("engines: self-play per game")
-            results["engines"] = engines.run(
-                seconds=args.engine_seconds,
-                min_games=args.engine_min_games,
-                max_games=100_000,
-                seed=args.seed,
-                only=games,
-            )
-            printed += engines.tables(results["engines"])
-            lap("engines")
-        if "e2e" in args.parts:
-            import rules
-            from bench import e2e
-
-            keys = (
-                list(rules.GAMES) if args.e2e_games == "all" else [k for k in args.e2e_games.split(",") if k]
-            )
-            results["e2e"] = e2e.run(
-                workdir=tmp,
-                sizes=args.e2e_sizes,
-                burst=args.burst,
-                step=args.step,
-                games=keys,
-                settle_timeout=args.settle_timeout,
-                progress=progress,
-                clicking=args.clicking_tables,
-                runs=args.runs,
-                dm_tables=args.dm_tables,
-                floor=not args.no_floor,
-                cpu_profile=args.cpu_profile / 1000 if args.cpu_profile else None,
-            )
-            printed += e2e.tables(results["e2e"])
-            lap("e2e")
-        if "stall" in args.parts:
-            from bench import stall
-
-            results["stall"] = stall.run(
-                workdir=tmp, seconds=args.stall_seconds, step=args.step, progress=progress
-            )
-            printed += stall.tables(results["stall"])
-            lap("stall")
-        if "resume" in args.parts:
-            from bench import resume
-
-            results["resume"] = resume.run(
-                workdir=tmp, sizes=args.resume_sizes, repeats=args.repeats, progress=progress
-            )
-            printed += resume.tables(results["resume"])
-            lap("resume")
-        if "memory" in args.parts:
-            from bench import memory
-
-            results["memory"] = memory.run(
-                workdir=tmp,
-                live_tables=args.memory_tables,
-                actions=args.db_actions,
-                seed=args.seed,
-                progress=progress,
-            )
-            printed += memory.tables(results["memory"])
-            lap("memory")
-        if "cards" in args.parts:
-            from bench import cards
-
-            results["cards"] = cards.run(
-                runs=args.runs, repeat=args.card_draws, seed=args.seed, progress=progress
-            )
-            printed += cards.tables(results["cards"])
-            lap("cards")
-        if "shards2" in args.parts:
-            from bench import shards2
-
-            results["shards2"] = shards2.run(
-                workdir=tmp,
-                tables=args.shards2_tables,
-                seconds=args.shards2_seconds,
-                click_every=1,
-                burst=args.burst,
-                step=args.step,
-                runs=args.shards2_runs,
-                settle_timeout=args.shards2_settle_timeout,
-                progress=progress,
-                database_url=args.database_url,
-            )
-            printed += shards2.tables(results["shards2"])
-            lap("shards2")
-        if "wal" in args.parts:
-            from bench import wal
-
-            results["wal"] = wal.run(
-                workdir=tmp,
-                pg_url=args.pg_url,
-                games=[g for g in (args.games or ",".join(wal.GAMES)).split(",") if g],
-                tables=args.wal_tables,
-                actions=args.wal_actions,
-                sqlite_actions=args.wal_actions,
-                # SimCord's own default: on PostgreSQL the bot's listener connection keeps it from
-                # calling the bot settled at start-up, and a long timeout only waits that out.
-                settle_timeout=5.0,
-                progress=progress,
-            )
-            printed += wal.tables(results["wal"])
-            lap("wal")
+        for name, part in ALL_PARTS.items():
+            # The engines also run for --compare: its ratios are against this run's figures.
+            if name not in args.parts and not (name == "engines" and args.compare):
+                continue
+            module = importlib.import_module(f"bench.{part.module}")
+            if part.announce:
+                progress(part.announce)
+            extra = {"progress": progress} if part.progress else {}
+            results[name] = module.run(**part.options(args, tmp, module), **extra)
+            printed += module.tables(results[name])
+            lap(name)
     if args.compare:
         from bench import compare
+
+        engine_args = [
+            "--engine-seconds", str(args.engine_seconds), "--engine-min-games", str(args.engine_min_games),
+            "--seed", str(args.seed),
+        ] + (["--games", args.games] if args.games else [])  # fmt: skip
 
         try:
             previous = compare.previous_engines(args.compare, engine_args, progress)

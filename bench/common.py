@@ -27,6 +27,15 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return ordered[rank - 1]
 
 
+def fmt_spread(entry: dict[str, float] | None, digits: int = 1) -> str:
+    """A figure over several runs as "median [min–max]" ("—" if it was not measured)."""
+    if not entry:
+        return "—"
+    if entry["runs"] == 1:
+        return f"{entry['median']:.{digits}f}"
+    return f"{entry['median']:.{digits}f} [{entry['min']:.{digits}f}–{entry['max']:.{digits}f}]"
+
+
 def summary_ms(seconds: Sequence[float], digits: int = 3) -> dict[str, Any]:
     """p50/p99/max in milliseconds plus the sample count, the shape every latency figure uses."""
     p50, p99 = percentile(seconds, 50), percentile(seconds, 99)

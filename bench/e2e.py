@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import Table, sqlite_url, summary_ms
+from bench.common import Table, fmt_spread, sqlite_url, summary_ms
 
 EDIT_WINDOW_S = 5.0
 TABLE_EDIT = re.compile(r"/channels/(\d+)/messages/(\d+)$")
@@ -1005,14 +1005,6 @@ def run(
     return {"scenarios": out}
 
 
-def _fmt_spread(entry: dict[str, float] | None, digits: int = 1) -> str:
-    if not entry:
-        return "—"
-    if entry["runs"] == 1:
-        return f"{entry['median']:.{digits}f}"
-    return f"{entry['median']:.{digits}f} [{entry['min']:.{digits}f}–{entry['max']:.{digits}f}]"
-
-
 def tables(result: dict[str, Any]) -> list[Table]:
     t = Table(
         "End to end: the real bot in SimCord (play phase) — median [min–max] over the runs",
@@ -1028,18 +1020,18 @@ def tables(result: dict[str, Any]) -> list[Table]:
             continue
         t.add(
             size,
-            _fmt_spread(s["click_committed.p50_ms"]),
-            _fmt_spread(s["click_committed.p99_ms"]),
-            _fmt_spread(s["click_committed_bot_only.p99_ms"]),
-            _fmt_spread(s["click_refused.p99_ms"]),
-            _fmt_spread(s["floor_click.p99_ms"]),
-            _fmt_spread(s["committed_p99_over_floor"], 2),
-            _fmt_spread(s["commit.p50_ms"]),
-            _fmt_spread(s["commit.p99_ms"]),
-            _fmt_spread(s["loop_step_bot.max_ms"]),
-            _fmt_spread(s["rest_per_action"], 2),
-            _fmt_spread(s["bot_token_calls_per_action"], 2),
-            _fmt_spread(s["redundant_edits_per_action"], 2),
+            fmt_spread(s["click_committed.p50_ms"]),
+            fmt_spread(s["click_committed.p99_ms"]),
+            fmt_spread(s["click_committed_bot_only.p99_ms"]),
+            fmt_spread(s["click_refused.p99_ms"]),
+            fmt_spread(s["floor_click.p99_ms"]),
+            fmt_spread(s["committed_p99_over_floor"], 2),
+            fmt_spread(s["commit.p50_ms"]),
+            fmt_spread(s["commit.p99_ms"]),
+            fmt_spread(s["loop_step_bot.max_ms"]),
+            fmt_spread(s["rest_per_action"], 2),
+            fmt_spread(s["bot_token_calls_per_action"], 2),
+            fmt_spread(s["redundant_edits_per_action"], 2),
         )
         kinds = ", ".join(f"{k} {v}" for k, v in first["calls_per_action"].items())
         errors = sum(r.get("bot_errors", 0) for r in scenario_result["runs"])
@@ -1065,12 +1057,12 @@ def tables(result: dict[str, Any]) -> list[Table]:
         kb = s["upload_bytes_per_action"]
         art.add(
             size,
-            _fmt_spread({**kb, **{k: kb[k] / 1024 for k in ("median", "min", "max")}}, 1),
-            _fmt_spread(s["uploads_per_action"], 2),
-            _fmt_spread(s["picture_draw.p50_ms"], 2),
-            _fmt_spread(s["picture_draw.p99_ms"], 2),
-            _fmt_spread(s["picture_cache_hit_rate"], 3),
-            _fmt_spread(s["drawn_on_loop"], 0),
+            fmt_spread({**kb, **{k: kb[k] / 1024 for k in ("median", "min", "max")}}, 1),
+            fmt_spread(s["uploads_per_action"], 2),
+            fmt_spread(s["picture_draw.p50_ms"], 2),
+            fmt_spread(s["picture_draw.p99_ms"], 2),
+            fmt_spread(s["picture_cache_hit_rate"], 3),
+            fmt_spread(s["drawn_on_loop"], 0),
         )
     art.notes.append(
         "KB uploaded/act = bytes of the files in the bot's REST calls (table edits, panel answers and"

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.common import ROOT, Table, percentile
+from bench.common import ROOT, Table, fmt_spread, percentile
 
 SHARD_COUNT = 2
 GAMES = ["zipzap"]
@@ -363,14 +363,6 @@ def run(
     return out
 
 
-def _fmt(entry: dict[str, float] | None, digits: int = 1) -> str:
-    if not entry:
-        return "—"
-    if entry["runs"] == 1:
-        return f"{entry['median']:.{digits}f}"
-    return f"{entry['median']:.{digits}f} [{entry['min']:.{digits}f}–{entry['max']:.{digits}f}]"
-
-
 def tables(result: dict[str, Any]) -> list[Table]:
     t = Table(
         "Two processes on one PostgreSQL vs one process, SHARD_COUNT=2 — median [min–max] over the runs",
@@ -380,13 +372,13 @@ def tables(result: dict[str, Any]) -> list[Table]:
     for label, mode in (("1 (SHARD_IDS=0,1)", "one"), ("2 (SHARD_IDS=0 | 1)", "two")):
         t.add(
             label,
-            _fmt(s[f"{mode}.actions_per_s"]),
-            _fmt(s[f"{mode}.click_committed_p99_ms"]),
-            _fmt(s[f"{mode}.bot_cores_used"], 2),
-            _fmt(s[f"{mode}.bot_cpu_ms_per_action"], 2),
-            _fmt(s[f"{mode}.machine_busy"], 2),
+            fmt_spread(s[f"{mode}.actions_per_s"]),
+            fmt_spread(s[f"{mode}.click_committed_p99_ms"]),
+            fmt_spread(s[f"{mode}.bot_cores_used"], 2),
+            fmt_spread(s[f"{mode}.bot_cpu_ms_per_action"], 2),
+            fmt_spread(s[f"{mode}.machine_busy"], 2),
         )
-    t.notes.append(f"two processes ÷ one: {_fmt(s['speedup'], 2)} × the actions/s")
+    t.notes.append(f"two processes ÷ one: {fmt_spread(s['speedup'], 2)} × the actions/s")
     for i, entry in enumerate(result["runs"], 1):
         parts = []
         for mode in ("one", "two"):

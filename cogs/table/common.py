@@ -110,3 +110,9 @@ def is_manager(user: discord.abc.User) -> bool:
 RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
 MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
 NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."
+# A drawing too large for one Discord message (cogs/table/failures.py, Failure.TOO_LARGE): what was
+# committed before the drawing stands, so the person is told it counted and where to look.
+TOO_LARGE = (
+    "This has more than one Discord message can hold, so I couldn't show it here. "
+    "Anything you just played still counts: `/table status` shows the table."
+)

@@ -132,13 +132,18 @@ class TableDrawing:
                 description=table.closed_note or "This table has ended. No results were recorded.",
             )
             return Drawing(embed)
+        items = self.table_items(table)
+        # Latest lines left out for room (cogs/table/layout.py) are in the game's History, where
+        # the table message carries its button (Trap's final table has its move record instead).
+        history = any(getattr(item, "verb", None) == "history" for item in items)
         return Drawing(
             self.uis[table.game.key].table_embed(table),
-            self.table_items(table),
+            items,
             self.pictures(table),
             self.downloads(table),
             latest=list(table.log[-5:]),
             clock=self.clock(table),
+            earlier="the table's 📜 History" if history else None,
         )
 
     def table_embed(self, table: Table) -> discord.Embed:

@@ -18,11 +18,13 @@ from typing import Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
+from cogs.table.buttons import payload
 from cogs.table.common import (
     MOVED,
     NOBODY,
     NOT_SAVED,
     RESTARTING,
+    TOO_LARGE,
     Refusal,
     as_text,
     display_name,
@@ -32,6 +34,7 @@ from cogs.table.common import (
     reply,
 )
 from cogs.table.failures import Failure, classify
+from cogs.table.layout import LayoutTooLarge
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
 from cogs.table.messages import table_message
@@ -437,6 +440,17 @@ class Entry:
         except SQLAlchemyError:
             log.exception("database error while handling a click")
             await reply(interaction, NOT_SAVED)
+        except LayoutTooLarge as error:
+            # What the click committed stands (the table message shows it); only the answer's
+            # drawing could not be sent. Failure.TOO_LARGE: not retried, the log says what it held.
+            what = payload(interaction).get("custom_id") or "a command"
+            log.warning(
+                "could not answer %s for user %s: the drawing was too large: %s",
+                what,
+                interaction.user.id,
+                error,
+            )
+            await reply(interaction, TOO_LARGE)
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         old = self.spine.messages.closed.get(table_id)

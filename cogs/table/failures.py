@@ -11,6 +11,8 @@ import enum
 
 import discord
 
+from cogs.table.layout import LayoutTooLarge
+
 # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
@@ -35,6 +37,11 @@ class Failure(enum.Enum):
     MEMBER_GONE = "member gone"
     # Passing trouble (429, 5xx, a dropped connection): try again later, change nothing.
     TRANSIENT = "transient"
+    # A drawing with more than a message can hold, even after everything that may give way did
+    # (cogs/table/layout.py): sending it again would fail the same way, so it is not retried.
+    # The message keeps what it showed, a click is told why, and the log says what was too large;
+    # the next change draws afresh.
+    TOO_LARGE = "too large"
     OTHER = "other"
 
     @property
@@ -44,6 +51,8 @@ class Failure(enum.Enum):
 
 
 def classify(error: BaseException) -> Failure:
+    if isinstance(error, LayoutTooLarge):
+        return Failure.TOO_LARGE
     if not isinstance(error, discord.HTTPException):
         # aiohttp and OS errors: the connection dropped; nothing Discord said about us.
         return Failure.TRANSIENT

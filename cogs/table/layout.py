@@ -19,12 +19,22 @@ Discord is sent:
 - the buttons in ActionRows, in the rows the game gave them.
 
 Discord's limits are kept here, for every drawing of every game: at most 40 components, counted
-as Discord counts them (nested ones too), and 4,000 characters of text. Over the text limit the
-Latest lines are shortened first (the oldest go), then the fields, then the state; over the
-component limit text blocks are merged. Buttons are never dropped: a drawing whose buttons
-alone are too many is the game's bug, and fails loudly (``LayoutTooLarge``) in the tests that
-draw whole games (tests/e2e/test_v2_limits.py). Only the files a component refers to are
-attached (``attachment://name``), made afresh for each send (discord.py closes them).
+as Discord counts them (nested ones too), and 4,000 characters of text. What gives way, in turn:
+
+- over the text limit, the oldest Latest lines (the newest always stays, and a note says how many
+  went and where they can still be read: the game's 📜 History, if it keeps one); then the
+  longest text is cut (``cut``: with an ellipsis, between whole pieces of markdown, so no
+  escaped name, mention, timestamp or emoji is split, and a bold it opened is closed); the clock
+  and the state last;
+- over the component limit (``GIVE_WAY``): the separator, then text blocks are merged, pictures
+  share galleries (each keeps its alt text), and last the buttons fill their rows.
+
+Nothing a person acts with is dropped: a drawing whose buttons alone are too many is the game's
+bug and raises ``LayoutTooLarge``, saying what it held. cogs/table/failures.py classifies it
+(``Failure.TOO_LARGE``): a click is told why in private (what it played still counts), a table
+message keeps its last drawing, and the log says what was too large; nothing is retried, since
+the same drawing would fail the same way. Only the files a component refers to are attached
+(``attachment://name``), made afresh for each send (discord.py closes them).
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 MAX_ALT = 1024
 ROW_WIDTH = 5  # an ActionRow holds five buttons, or one select
+GALLERY_ITEMS = 10  # a MediaGallery holds ten pictures
 CONTROL_IDS = 1000  # above the ids Discord gives the rest of a message (at most 40 components)
 ELLIPSIS = "…"
 # Discord refers to an attachment by its file name; keep to characters it never rewrites.
@@ -52,7 +63,12 @@ FILENAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 
 
 class LayoutTooLarge(ValueError):
-    """A drawing that cannot be laid out within Discord's limits without dropping a button."""
+    """A drawing that cannot be laid out within Discord's limits without dropping a button: its
+    message says what it holds (cogs/table/failures.py classifies it, as ``Failure.TOO_LARGE``)."""
+
+    def __init__(self, what: str, *, components: int | None = None) -> None:
+        super().__init__(what)
+        self.components = components
 
 
 def shorten(text: str, limit: int) -> str:
@@ -112,6 +128,8 @@ class Drawing:
     clock: str | None = None
     # Text after everything else (``/table status``'s "Waiting on"), each its own TextDisplay.
     extra: list[str] = field(default_factory=list)
+    # Where Latest lines left out for room can still be read ("📜 History"), if anywhere.
+    earlier: str | None = None
 
     @cached_property
     def layout(self) -> Layout:
@@ -159,16 +177,81 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+# --- cutting text safely ---------------------------------------------------------------------------
+
+# The pieces of a drawing's markdown a cut must never split: an escape ("\*" from a name), a
+# mention, channel, emoji or timestamp ("<t:1:R>", also with the invisible break that keeps a
+# name's "<@…>" plain), a formatting marker, a flag (two regional indicators), and a character
+# with what joins it (a ZWJ sequence, a variation selector, a skin tone, a keycap, an accent).
+_PIECE = re.compile(
+    r"\\.|<[^<>\s]{1,120}>|```|\*\*|__|~~|\|\||`|[\U0001f1e6-\U0001f1ff]{2}"
+    r"|.(?:\u200d.|[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\u0300-\u036f])*",
+    re.S,
+)
+# Markers that open a style until they come again; an open one is closed after the ellipsis.
+# (Single * and _ are not used for styles in drawings: the games bold, and names are escaped.)
+_PAIRED = ("```", "**", "__", "~~", "||", "`")
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` (a drawing's markdown) in at most ``limit`` characters, ending in an ellipsis.
+    It is cut between whole pieces (``_PIECE``), so no escape, mention, timestamp or emoji is
+    split, and a bold, code or spoiler the kept part opened is closed again after the ellipsis.
+    It prefers to drop whole lines, then whole words, as long as that keeps at least half of
+    what fits."""
+    if len(text) <= limit:
+        return text
+    if limit < len(ELLIPSIS):
+        return ""
+    pieces = _PIECE.findall(text)
+    # For every place between pieces: how long the kept text is there and what it leaves open.
+    best: dict[str, tuple[int, tuple[str, ...]]] = {"any": (0, ())}
+    opened: list[str] = []
+    at = 0
+    for i, piece in enumerate(pieces):
+        if at + len(ELLIPSIS) + sum(map(len, opened)) <= limit:
+            best["any"] = (at, tuple(opened))
+            after = pieces[i - 1] if i else ""
+            if piece == "\n" and at + 2 + sum(map(len, opened)) <= limit:
+                best["line"] = (at, tuple(opened))
+            elif piece.isspace() or after.isspace():
+                best["word"] = (at, tuple(opened))
+        if at > limit:
+            break
+        if piece in _PAIRED:
+            # Inside code, only the marker that opened it means anything.
+            code = bool(opened) and opened[-1] in ("```", "`")
+            if piece == (opened[-1] if opened else None):
+                opened.pop()
+            elif not code and piece in opened:
+                opened.remove(piece)
+            elif not code:
+                opened.append(piece)
+        at += len(piece)
+    for kind in ("line", "word", "any"):
+        if kind in best and (best[kind][0] * 2 >= limit or kind == "any"):
+            end, still_open = best[kind]
+            break
+    kept = text[:end].rstrip()
+    mark = (
+        "\n" + ELLIPSIS
+        if kind == "line" and kept
+        else (" " + ELLIPSIS if kind == "word" and kept else ELLIPSIS)
+    )
+    if len(kept) + len(mark) + sum(map(len, still_open)) > limit:
+        mark = ELLIPSIS
+    return kept + mark + "".join(reversed(still_open))
+
+
 # --- laying out ----------------------------------------------------------------------------------
 
 
 @dataclass
 class _Text:
-    """One TextDisplay to be: its text, and how it may be shortened (lower ``give`` first)."""
+    """One TextDisplay to be: its text, and what kind of text it is (which gives way first)."""
 
     kind: str  # "head", "field", "latest", "clock", "footer", "extra"
     text: str
-    give: int  # order in which blocks give up characters: Latest first, the title last
 
 
 def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_Text]]:
@@ -186,46 +269,59 @@ def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_T
             run.append(text)
             continue
         if run:
-            fields.append(_Text("field", "\n".join(run), 2))
+            fields.append(_Text("field", "\n".join(run)))
             run = []
-        fields.append(_Text("field", text, 2))
+        fields.append(_Text("field", text))
     if run:
-        fields.append(_Text("field", "\n".join(run), 2))
+        fields.append(_Text("field", "\n".join(run)))
     footer = None
     if embed.footer and embed.footer.text:
         # An embed's footer is plain text (a name in it is as its owner wrote it); here it is
         # markdown, so it is escaped to read exactly as it did.
         lines = [f"-# {escape(line)}" for line in embed.footer.text.splitlines() if line]
-        footer = _Text("footer", "\n".join(lines), 3)
+        footer = _Text("footer", "\n".join(lines))
     tail: list[_Text] = []
     if drawing.latest:
-        tail.append(_Text("latest", "**Latest**\n" + "\n".join(drawing.latest), 1))
+        tail.append(_Text("latest", _latest(drawing.latest, 0, drawing.earlier)))
     if drawing.clock:
-        tail.append(_Text("clock", f"**⏰ Clock** · {drawing.clock}", 4))
-    tail.extend(_Text("extra", line, 4) for line in drawing.extra)
-    return _Text("head", head or "\u200b", 5), fields, footer, tail
+        tail.append(_Text("clock", f"**⏰ Clock** · {drawing.clock}"))
+    tail.extend(_Text("extra", line) for line in drawing.extra)
+    return _Text("head", head or "\u200b"), fields, footer, tail
 
 
-def _fit_text(blocks: list[_Text], latest_lines: list[str]) -> None:
+def _latest(lines: list[str], left_out: int, earlier: str | None) -> str:
+    """The Latest block: its newest lines, and what was left out for room and where it is."""
+    shown = lines[left_out:]
+    if not left_out:
+        return "**Latest**\n" + "\n".join(shown)
+    where = f": {earlier} has them" if earlier else " to fit the message"
+    note = f"-# {ELLIPSIS} {left_out} earlier line{'s' if left_out != 1 else ''} left out{where}"
+    return "**Latest**\n" + note + "\n" + "\n".join(shown)
+
+
+def _fit_text(blocks: list[_Text], drawing: Drawing) -> None:
     """Shorten blocks until all their text fits Discord's 4,000 characters: the oldest Latest
-    lines go first, then the longest field, then the state."""
+    lines go first (the newest always stays, and a note says how many went and where they can
+    be read), then the longest text is cut (``cut``), then the clock and the state."""
 
     def total() -> int:
         return sum(len(b.text) for b in blocks)
 
+    whole = _latest(drawing.latest, 0, drawing.earlier) if drawing.latest else None
     for block in blocks:
-        if block.kind == "latest":
-            lines = list(latest_lines)
-            while total() > MAX_TEXT and len(lines) > 1:
-                lines.pop(0)
-                block.text = "**Latest**\n" + "\n".join(lines)
-    for kind in ("latest", "field", "footer", "extra", "clock", "head"):
+        if whole is not None and block.kind == "latest" and block.text.startswith(whole):
+            rest = block.text[len(whole) :]  # the clock and extra lines, if the tail was merged
+            left_out = 0
+            while total() > MAX_TEXT and left_out < len(drawing.latest) - 1:
+                left_out += 1
+                block.text = _latest(drawing.latest, left_out, drawing.earlier) + rest
+    for kinds in (("latest", "field", "footer", "extra"), ("clock",), ("head",)):
         while total() > MAX_TEXT:
-            candidates = [b for b in blocks if b.kind == kind and len(b.text) > 1]
+            candidates = [b for b in blocks if b.kind in kinds and len(b.text) > len(ELLIPSIS)]
             if not candidates:
                 break
             longest = max(candidates, key=lambda b: len(b.text))
-            longest.text = shorten(longest.text, max(1, len(longest.text) - (total() - MAX_TEXT)))
+            longest.text = cut(longest.text, max(len(ELLIPSIS), len(longest.text) - (total() - MAX_TEXT)))
 
 
 def _rows(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any]]]:
@@ -247,69 +343,149 @@ def _rows(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any]]]
     return [rows[r] for r in sorted(rows)]
 
 
+def _packed(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any]]]:
+    """The buttons in their order, as few rows as they fill (a last resort: the game's own rows
+    may mean something, a board's ranks say)."""
+    rows: list[list[discord.ui.Item[Any]]] = []
+    used = ROW_WIDTH
+    for item in items:
+        if used + item.width > ROW_WIDTH:
+            rows.append([])
+            used = 0
+        rows[-1].append(item)
+        used += item.width
+    return rows
+
+
+@dataclass
+class _Plan:
+    """What the Container will hold, counted as Discord counts components (nested ones too)."""
+
+    head: _Text
+    fields: list[_Text]
+    footer: _Text | None
+    tail: list[_Text]
+    separator: bool
+    thumb: Picture | None
+    galleries: list[list[Picture]]
+    downloads: list[Download]
+    rows: list[list[discord.ui.Item[Any]]]
+
+    def texts(self) -> list[_Text]:
+        return [self.head, *self.fields, *([self.footer] if self.footer else []), *self.tail]
+
+    def count(self) -> int:
+        return (
+            1  # the Container
+            + (3 if self.thumb is not None else 1)  # the head, or a Section with it and a Thumbnail
+            + len(self.fields)
+            + (1 if self.footer else 0)
+            + len(self.tail)
+            + (1 if self.separator else 0)
+            + len(self.galleries)
+            + len(self.downloads)
+            + len(self.rows)
+            + sum(len(row) for row in self.rows)
+        )
+
+    def describe(self) -> str:
+        buttons = sum(len(row) for row in self.rows)
+        pictures = sum(map(len, self.galleries)) + (1 if self.thumb else 0)
+        return (
+            f"{self.count()} components, at most {MAX_COMPONENTS}: {buttons} buttons in "
+            f"{len(self.rows)} rows, {len(self.texts())} texts, {pictures} pictures in "
+            f"{len(self.galleries) + (1 if self.thumb else 0)} components, {len(self.downloads)} files"
+        )
+
+
+def _no_separator(plan: _Plan) -> None:
+    plan.separator = False
+
+
+def _one_field(plan: _Plan) -> None:
+    if len(plan.fields) > 1:
+        plan.fields = [_Text("field", "\n\n".join(f.text for f in plan.fields))]
+
+
+def _one_tail(plan: _Plan) -> None:
+    if len(plan.tail) > 1:
+        kind = "latest" if any(t.kind == "latest" for t in plan.tail) else "extra"
+        plan.tail = [_Text(kind, "\n\n".join(t.text for t in plan.tail))]
+
+
+def _shared_galleries(plan: _Plan) -> None:
+    """Pictures share galleries (a gallery of several shows each as a tile, which a click
+    opens whole), the small one too: fewer components, every picture and its words kept."""
+    pictures = [*([plan.thumb] if plan.thumb else []), *(p for g in plan.galleries for p in g)]
+    plan.thumb = None
+    plan.galleries = [pictures[i : i + GALLERY_ITEMS] for i in range(0, len(pictures), GALLERY_ITEMS)]
+
+
+def _head_and_fields(plan: _Plan) -> None:
+    if plan.fields and plan.thumb is None:
+        plan.head = _Text("head", "\n\n".join([plan.head.text, *(f.text for f in plan.fields)]))
+        plan.fields = []
+
+
+def _packed_rows(plan: _Plan) -> None:
+    plan.rows = _packed([item for row in plan.rows for item in row])
+
+
+# What gives way, in turn, while a drawing has more components than Discord allows. Nothing is
+# dropped: text blocks are merged, pictures share galleries, buttons fill their rows.
+GIVE_WAY = (_no_separator, _one_field, _one_tail, _shared_galleries, _head_and_fields, _packed_rows)
+
+
 def lay_out(drawing: Drawing) -> Layout:
     head, fields, footer, tail = _blocks(drawing)
-    rows = _rows(drawing.items)
     pictures = list(drawing.pictures)
     thumb = pictures.pop(0) if len(pictures) == 1 and pictures[0].small else None
-    # One picture a gallery: a gallery of several crops each to a tile (a hand of seven cards
-    # would show two), while a gallery of one shows its picture whole, at its own proportions.
-    galleries = [[p] for p in pictures]
-
-    # Count the components as Discord does: container, texts, a section and its accessory,
-    # galleries, files, a separator, rows and what is in them.
-    fixed = 1 + len(galleries) + len(drawing.downloads) + len(rows) + len(drawing.items)
-    fixed += 2 if thumb is not None else 0  # the Section and its Thumbnail (beside the head)
-    texts = [head, *fields, *([footer] if footer else []), *tail]
-    separator = bool(tail)
-
-    def count() -> int:
-        return fixed + len(texts) + (1 if separator else 0)
-
-    if count() > MAX_COMPONENTS:
-        separator = False
-    if count() > MAX_COMPONENTS and len(fields) > 1:
-        merged = _Text("field", "\n\n".join(f.text for f in fields), 2)
-        texts = [t for t in texts if t.kind != "field"]
-        texts.insert(1, merged)
-        fields = [merged]
-    if count() > MAX_COMPONENTS and len(tail) > 1:
-        merged = _Text(
-            "latest" if any(t.kind == "latest" for t in tail) else "extra",
-            "\n\n".join(t.text for t in tail),
-            1,
-        )
-        texts = [t for t in texts if t not in tail] + [merged]
-        tail = [merged]
-    if count() > MAX_COMPONENTS:
-        raise LayoutTooLarge(f"{count()} components, at most {MAX_COMPONENTS}: too many buttons to draw")
-    _fit_text(texts, drawing.latest)
+    plan = _Plan(
+        head=head,
+        fields=fields,
+        footer=footer,
+        tail=tail,
+        separator=bool(tail),
+        thumb=thumb,
+        # One picture a gallery: a gallery of several crops each to a tile (a hand of seven
+        # cards would show two), while a gallery of one shows its picture whole.
+        galleries=[[p] for p in pictures],
+        downloads=list(drawing.downloads),
+        rows=_rows(drawing.items),
+    )
+    for give_way in GIVE_WAY:
+        if plan.count() <= MAX_COMPONENTS:
+            break
+        give_way(plan)
+    if plan.count() > MAX_COMPONENTS:
+        raise LayoutTooLarge(plan.describe(), components=plan.count())
+    _fit_text(plan.texts(), drawing)
 
     container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=drawing.embed.colour)
-    if thumb is not None:
+    if plan.thumb is not None:
         container.add_item(
             discord.ui.Section(
-                discord.ui.TextDisplay(head.text),
-                accessory=discord.ui.Thumbnail(thumb.url, description=thumb.alt),
+                discord.ui.TextDisplay(plan.head.text),
+                accessory=discord.ui.Thumbnail(plan.thumb.url, description=plan.thumb.alt),
             )
         )
     else:
-        container.add_item(discord.ui.TextDisplay(head.text))
-    for block in fields:
+        container.add_item(discord.ui.TextDisplay(plan.head.text))
+    for block in plan.fields:
         container.add_item(discord.ui.TextDisplay(block.text))
-    for gallery in galleries:
+    for gallery in plan.galleries:
         container.add_item(
             discord.ui.MediaGallery(*(discord.MediaGalleryItem(p.url, description=p.alt) for p in gallery))
         )
-    if footer is not None:
-        container.add_item(discord.ui.TextDisplay(footer.text))
-    for download in drawing.downloads:
+    if plan.footer is not None:
+        container.add_item(discord.ui.TextDisplay(plan.footer.text))
+    for download in plan.downloads:
         container.add_item(discord.ui.File(download.url))
-    if separator:
+    if plan.separator:
         container.add_item(discord.ui.Separator())
-    for block in tail:
+    for block in plan.tail:
         container.add_item(discord.ui.TextDisplay(block.text))
-    for r, row in enumerate(rows):
+    for r, row in enumerate(plan.rows):
         action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for i, item in enumerate(row):
             # A control's id names its place in the rows, as a classic message's row and column
@@ -322,6 +498,10 @@ def lay_out(drawing: Drawing) -> Layout:
     view.add_item(container)
     # Not stored or timed by discord.py: clicks arrive through the registered DynamicItems.
     view.stop()
-    attached: list[Picture | Download] = [*([thumb] if thumb else []), *pictures, *drawing.downloads]
+    attached: list[Picture | Download] = [
+        *([plan.thumb] if plan.thumb else []),
+        *(p for g in plan.galleries for p in g),
+        *plan.downloads,
+    ]
     components: list[dict[str, Any]] = view.to_components()  # type: ignore[no-untyped-call]
     return Layout(view, tuple(attached), components)

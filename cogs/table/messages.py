@@ -31,7 +31,7 @@ from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
-from cogs.table.layout import Drawing
+from cogs.table.layout import Drawing, LayoutTooLarge
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 from db.store import Store
@@ -133,6 +133,7 @@ class TableMessages:
         self._edited: dict[int, datetime] = {}  # when each table message was last drawn
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
+        self._too_large: set[int] = set()  # tables whose latest drawing was too large (logged once)
         self.closed: OrderedDict[int, Table] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         # Posts still to go out, per table, in order; and the tables whose queue is being sent.
@@ -244,10 +245,13 @@ class TableMessages:
                 self.drawn(table, message_id, drawing)
             if table.unreachable_since is not None:
                 self._reached(table)
-        except (discord.HTTPException, OSError) as error:
+            self._too_large.discard(table.id)
+        except (discord.HTTPException, OSError, LayoutTooLarge) as error:
             self._shown.pop(table.id, None)  # not known what it shows now: draw in full next time
             failure = classify(error)
-            if failure is Failure.MESSAGE_GONE:
+            if failure is Failure.TOO_LARGE:
+                self._drawing_too_large(table, error)
+            elif failure is Failure.MESSAGE_GONE:
                 await self._repost(table)
             elif failure.unreachable:
                 self._unreachable(table, failure)
@@ -266,6 +270,18 @@ class TableMessages:
             self._dirty.discard(table.id)
             self.request(table)
 
+    def _drawing_too_large(self, table: Table, error: BaseException) -> None:
+        """Failure.TOO_LARGE: the message keeps its last drawing (sending this one again would
+        fail the same way, so it is not retried); the next change draws afresh. Logged once
+        while it lasts, saying what the drawing held."""
+        if table.id not in self._too_large:
+            self._too_large.add(table.id)
+            log.warning(
+                "table %s (%s, version %s): its message keeps its last drawing, as the new one is "
+                "too large for Discord: %s",
+                table.id, table.game.key, table.version, error,
+            )  # fmt: skip
+
     async def _repost(self, table: Table) -> None:
         """Someone deleted the table message: post the table again (its buttons live there)."""
         async with table.lock:
@@ -275,9 +291,11 @@ class TableMessages:
             message = await channel.send(
                 view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
             )
-        except (discord.HTTPException, OSError) as error:
+        except (discord.HTTPException, OSError, LayoutTooLarge) as error:
             failure = classify(error)
-            if failure.unreachable:
+            if failure is Failure.TOO_LARGE:
+                self._drawing_too_large(table, error)  # posted again by the next change that fits
+            elif failure.unreachable:
                 self._unreachable(table, failure)
             elif failure is Failure.TRANSIENT:
                 raise TryLater(error) from error  # the render is tried again, and re-posts then

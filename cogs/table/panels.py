@@ -26,7 +26,7 @@ import discord
 from cogs.table.common import NOBODY, reply
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
-from cogs.table.layout import Drawing
+from cogs.table.layout import Drawing, LayoutTooLarge
 from cogs.table.messages import EditBudget
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
@@ -171,7 +171,14 @@ class Panels:
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
                 drawing = over_drawing()
-            showing = shown(drawing)
+            try:
+                showing = shown(drawing)
+            except LayoutTooLarge as error:
+                # Failure.TOO_LARGE: drawing it again would fail the same way. The panel keeps
+                # what it shows; its next click answers with the reason (cogs/table/entry.py).
+                log.warning("table %s: seat %s's panel is too large for Discord: %s", table_id, seat, error)
+                self.forget(table_id, seat)
+                return
             if showing == panel.shown:
                 panel.current = table.version
                 return  # exactly what it shows already: nothing to send, and its buttons still count
