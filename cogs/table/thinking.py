@@ -22,7 +22,7 @@ import logging
 import random
 from typing import Any
 
-from cogs.table.workers import PoolClosed, PoolUnavailable, WorkerPool
+from cogs.table.workers import PoolUnavailable, WorkerPool
 from rules import get_game
 from rules.base import ComputerPlayer
 
@@ -63,9 +63,6 @@ def decide(
 def fallback(legal: list[str], seed: str) -> Decision:
     """A decision that ran out of time: a legal action from the same seed, played at once."""
     return (random.Random(seed).choice(legal) if legal else None), 0.0
-
-
-ThinkerClosed = PoolClosed  # a decision asked of a thinker that was shut down
 
 
 class Thinker(WorkerPool):
