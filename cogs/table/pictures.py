@@ -113,6 +113,13 @@ class Pictures:
                 why = f"no worker drew it within {DRAW_BUDGET_SECONDS:.0f} s"
             except (PoolUnavailable, PoolClosed, NotSent) as error:
                 why = str(error)
+            except asyncio.CancelledError:
+                # The pool's shutdown cancels the jobs it had not started; a cancel of the asker's
+                # own (its task is cancelling) goes on up.
+                task = asyncio.current_task()
+                if task is None or task.cancelling():
+                    raise
+                why = "the pool was shut down before it drew it"
         # Said once while it lasts (a pool backing off would otherwise log every picture).
         if not self._in_threads:
             log.warning("pictures are drawn in threads instead of worker processes: %s", why)

@@ -233,3 +233,22 @@ async def test_after_shutdown_no_worker_is_left_and_pictures_are_still_drawn(art
     assert wait([p.sentinel for p in processes], timeout=30), "the worker stopped"
     await art.ready([sketch("after", where_drawn)])
     assert int(art.cache.peek("after") or b"0") == os.getpid() and art.drawn_in_thread == 1
+
+
+async def test_pictures_queued_when_the_pool_shuts_down_are_still_drawn(art: Pictures) -> None:
+    """The referee shuts the pool down while its one worker is busy and pictures wait behind
+    it: the pool cancels the jobs it had not started, and those pictures are drawn in the thread
+    instead; none is lost and no asker sees the cancel.
+
+    Seen to fail without the ``CancelledError`` branch in ``Pictures._drawn`` (the cancelled
+    jobs' askers got "asyncio.exceptions.CancelledError")."""
+    await art.ready([sketch("warm", where_drawn)])
+    busy = asyncio.ensure_future(art.ready([sketch("busy", partial(stuck_in_worker, 1.0, b"busy"))]))
+    queued = [sketch(f"queued {i}", partial(stuck_in_worker, 0, f"queued {i}".encode())) for i in range(4)]
+    waiting = asyncio.ensure_future(art.ready(queued))
+    await asyncio.sleep(0.3)  # every job is with the pool (real time: the worker sleeps in it)
+    art.shutdown()
+    await asyncio.wait_for(asyncio.gather(busy, waiting), 10)
+    assert art.cache.peek("busy") == b"busy"
+    assert [art.cache.peek(s.key) for s in queued] == [f"queued {i}".encode() for i in range(4)]
+    assert art.drawn_in_thread >= 1, "the jobs the pool had not started were drawn in the thread"
