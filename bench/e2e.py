@@ -574,6 +574,7 @@ async def scenario(
             art = bot.referee.drawing.art
             art.draw_seconds.clear()
             hits0, misses0, on_loop0 = art.cache.hits, art.cache.misses, art.drawn_on_loop
+            in_thread0 = art.drawn_in_thread
             GC_PAUSES.clear()
             undo.append(watch_loop(probe.steps_bot, probe.steps_all))
             sampler = None
@@ -704,6 +705,7 @@ async def scenario(
                 "picture_cache_hit_rate": round(hits / (hits + misses), 3) if hits + misses else None,
                 "picture_cache_asks": hits + misses,
                 "drawn_on_loop": art.drawn_on_loop - on_loop0,
+                "drawn_in_thread": art.drawn_in_thread - in_thread0,
             }
             if profile is not None:
                 result["cpu_profile"] = profile
@@ -902,6 +904,7 @@ SPREAD = (
     "picture_draw.p99_ms",
     "picture_cache_hit_rate",
     "drawn_on_loop",
+    "drawn_in_thread",
 )
 
 
@@ -1048,7 +1051,7 @@ def tables(result: dict[str, Any]) -> list[Table]:
     art = Table(
         "Card art in the play phase (cogs/table/pictures.py) — median [min–max] over the runs",
         ["tables", "KB uploaded/act", "files/act", "draw p50 ms", "draw p99 ms", "cache hit rate",
-         "drawn on loop"],
+         "drawn on loop", "drawn in thread"],
     )  # fmt: skip
     for size, scenario_result in result["scenarios"].items():
         s = scenario_result["spread"]
@@ -1063,12 +1066,14 @@ def tables(result: dict[str, Any]) -> list[Table]:
             fmt_spread(s["picture_draw.p99_ms"], 2),
             fmt_spread(s["picture_cache_hit_rate"], 3),
             fmt_spread(s["drawn_on_loop"], 0),
+            fmt_spread(s.get("drawn_in_thread"), 0),
         )
     art.notes.append(
         "KB uploaded/act = bytes of the files in the bot's REST calls (table edits, panel answers and"
-        " edits) per committed action; draw = one Sketch.draw in its worker thread; hit rate = asks of"
+        " edits) per committed action; draw = one Sketch.draw in its worker process; hit rate = asks of"
         " the content cache answered without drawing; drawn on loop = pictures drawn on the event loop"
-        " (should be 0)"
+        " (should be 0); drawn in thread = pictures no worker process could take, drawn in the bot's"
+        " own drawing threads (should be 0)"
     )
     t.notes.append(
         "times in ms, from receipt to answered; committed = clicks that committed a change, refused ="

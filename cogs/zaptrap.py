@@ -17,7 +17,6 @@ allows, and in the final summary once the game is over. Gestures on the public t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 from typing import Any, Literal
 
@@ -26,7 +25,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.drawings import zaptrap_cards
-from cogs.drawings.cards import row_image
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.lifecycle import open_table_command
@@ -70,11 +68,6 @@ HAND_FILE = "zaptrap-hand.png"
 READY_MARK = {True: "✅ chosen", False: "⏳ choosing"}
 
 
-def face_up_png(cards: Sequence[str], preset: str, species: int) -> bytes:
-    """The face-up cards in a row: a pure function of what they are, for the picture cache."""
-    return row_image([zaptrap_cards.face(c, preset, species) for c in cards])
-
-
 def table_sketch(view: ZapTrapView) -> Sketch | None:
     """The face-up cards as one picture, from whatever view is given (the spectator's on the
     table): a thumbnail beside the title for a single card, a gallery picture for several."""
@@ -85,7 +78,7 @@ def table_sketch(view: ZapTrapView) -> Sketch | None:
     return Sketch(
         TABLE_FILE,
         ("zaptrap-table", preset, species, cards),
-        partial(face_up_png, cards, preset, species),
+        partial(zaptrap_cards.face_up_png, cards, preset, species),
         zaptrap_cards.table_alt(view),
         small=len(cards) == 1,
     )

@@ -140,6 +140,10 @@ def make_bot(database_url: str, built_bots: list[RefereeBot]) -> BotFactory:
 async def simcord_bot(make_bot: BotFactory, built_bots: list[RefereeBot]) -> AsyncIterator[RefereeBot]:
     yield make_bot()
     for bot in built_bots:
+        # The worker processes of its pictures and its computers' thinking, so that no test
+        # leaves them running for the rest of the session (at exit they would go anyway).
+        bot.referee.drawing.shutdown()
+        bot.referee.thinker.shutdown()
         bot.scheduler.stop()
         await bot.release()  # shard locks and the change feed hold connections of their own
         await bot.database.dispose()

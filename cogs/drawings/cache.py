@@ -3,33 +3,79 @@
 The key is the content (e.g. ``("zipzap-hand", ("R4", "G9"), ("R4",))``), never a table id or a
 version: two tables showing the same cards share one drawing, and a redraw of an unchanged hand
 costs nothing. Draw functions are pure (same inputs, same bytes), which is what makes this safe.
+
+Who draws is the cache's ``drawer``: by default the pictures' own threads (``_DRAWER``); the bot's
+pictures (cogs/table/pictures.py) are drawn in worker processes, with these threads as the fallback.
+This module is also what those workers run (``drawn_sent``), so it imports nothing of Discord.
 """
 
 from __future__ import annotations
 
 import asyncio
+import pickle
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 
 DEFAULT_BUDGET = 16 * 1024 * 1024  # bytes of images kept: a few hundred hands of about 10-40 KB
-# Pictures are drawn in two threads of their own. Pillow holds the GIL for most of a drawing, so
-# asyncio.to_thread's six threads on two cores starved the database's thread (commit p99 1.4 s in
-# bench part 2); one thread queued the pictures of a burst of clicks behind each other (click p99
-# 158-395 ms across runs); two kept click p99 where six had it, with commit p99 0.8 s.
+# Pillow holds the GIL for most of a drawing, so pictures drawn in the bot's own process starve
+# the event loop and the database's thread: the bot draws in worker processes (pictures.py), and
+# these threads are where a picture is drawn when no worker can take it. Two, as measured when
+# they were the only drawers: asyncio.to_thread's six threads on two cores starved the database's
+# thread (commit p99 1.4 s in bench part 2); one queued the pictures of a burst of clicks behind
+# each other (click p99 158-395 ms across runs); two kept click p99 where six had it.
 _DRAWER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pictures")
+
+Draw = Callable[[], bytes]
+Drawer = Callable[[Draw], Awaitable[bytes]]
+
+
+class NotSent(Exception):
+    """A draw function that could not be unpickled in a worker process (draw it at home)."""
+
+
+def drawn(draw: Draw) -> tuple[bytes, float]:
+    """The picture, and the seconds its drawing took, timed where it is drawn: a worker's
+    process or thread (a closure doing the timing could not be sent to a process)."""
+    started = time.perf_counter()
+    data = draw()
+    return data, time.perf_counter() - started
+
+
+def drawn_sent(sent: bytes) -> tuple[bytes, float]:
+    """In a worker process: ``drawn`` for a draw function pickled by the bot. One that does not
+    unpickle here raises ``NotSent``, which the bot tells from an error of the drawing itself."""
+    try:
+        draw = pickle.loads(sent)
+    except Exception as error:
+        raise NotSent(repr(error)) from None
+    return drawn(draw)
+
+
+async def drawn_in_thread(draw: Draw) -> tuple[bytes, float]:
+    """``drawn`` in the pictures' own threads."""
+    return await asyncio.get_running_loop().run_in_executor(_DRAWER, drawn, draw)
+
+
+async def in_thread(draw: Draw) -> bytes:
+    """The default drawer: the pictures' own threads."""
+    data, _seconds = await drawn_in_thread(draw)
+    return data
 
 
 class PictureCache:
     """Bytes by content key, least recently used evicted beyond ``budget`` bytes.
 
-    ``get`` returns cached bytes, or runs ``draw`` in the pictures' own threads (``_DRAWER``) so the
-    event loop never waits on Pillow; concurrent asks for one key share one drawing. A drawing that
-    raises is not cached, and every waiter gets the error (the next ask draws again).
+    ``get`` returns cached bytes, or has ``drawer`` draw them off the event loop (by default in the
+    pictures' own threads), so the loop never waits on Pillow; concurrent asks for one key share
+    one drawing. A drawing that raises is not cached, and every waiter gets the error (the next
+    ask draws again).
     """
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, budget: int = DEFAULT_BUDGET, drawer: Drawer = in_thread) -> None:
         self.budget = budget
+        self.drawer = drawer
         self.size = 0
         self.hits = 0
         self.misses = 0
@@ -47,7 +93,7 @@ class PictureCache:
         asked = self.hits + self.misses
         return self.hits / asked if asked else 0.0
 
-    async def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+    async def get(self, key: Hashable, draw: Draw) -> bytes:
         cached = self._items.get(key)
         if cached is not None:
             self.hits += 1
@@ -61,7 +107,7 @@ class PictureCache:
         self.misses += 1
         # The drawing is its own task, shielded from its askers: one asker giving up (a cancelled
         # interaction) neither cancels it for the others nor leaves a half-made entry.
-        task = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(_DRAWER, draw))
+        task = asyncio.ensure_future(self.drawer(draw))
         self._drawing[key] = task
         task.add_done_callback(lambda done: self._finish(key, done))
         return await asyncio.shield(task)

@@ -190,9 +190,15 @@ def hand_picture(
     )
 
 
+def face_up_png(cards: Sequence[str], preset: str, species: int) -> bytes:
+    """The face-up cards in a row: a pure function of what they are, for the picture cache (and
+    a module-level one, so that a worker process can be sent it)."""
+    return row_image([face(c, preset, species) for c in cards])
+
+
 def table_png(view: ZapTrapView) -> bytes:
     """The four face-up cards in the middle of the table (an empty slot outside play)."""
-    return row_image([face(c, view["preset"], view["species"]) for c in view["table"]])
+    return face_up_png(view["table"], view["preset"], view["species"])
 
 
 def table_alt(view: ZapTrapView) -> str:

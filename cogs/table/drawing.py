@@ -188,9 +188,14 @@ class TableDrawing:
         return list(hook(table, seat, nav)) if hook is not None and table.state is not None else []
 
     async def prepare_panel(self, table: Table, seat: int, nav: str | None = None) -> None:
-        """Draw the seat's panel pictures off the event loop, so that drawing the panel (which
-        does not await) finds them made. Hold the table's lock: they are of committed state."""
+        """Draw the seat's panel pictures off the event loop (in worker processes), so that drawing
+        the panel (which does not await) finds them made. Hold the table's lock: they are of
+        committed state."""
         await self.art.ready(self._panel_sketches(table, seat, nav))
+
+    def shutdown(self) -> None:
+        """Stop the pictures' worker processes (the referee is stopping)."""
+        self.art.shutdown()
 
     def pictures(self, table: Table) -> list[Picture]:
         hook = getattr(self.uis[table.game.key], "table_pictures", None)

@@ -323,6 +323,7 @@ class Lifecycle:
             log.warning("shutdown: gave up waiting after %.0f s", timeout)
         self.spine.scheduler.stop()
         self.spine.computers.stop()
+        self.spine.drawing.shutdown()  # after the flush above: pending edits had their pictures
 
     async def snapshot_behind(self) -> None:
         """Write the full state of every live table whose snapshot is older than the table, so a

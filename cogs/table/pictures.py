@@ -3,71 +3,134 @@
 A game says what a picture shows (``Sketch``: a key naming its content, a pure function that
 draws it, its file name and its alt text); it never draws on its own. ``Pictures`` holds the one
 content cache (cogs/drawings/cache.py) every table shares: ``ready`` draws what is missing in
-worker threads before a message is drawn, and ``pictures`` then hands out the bytes. Two tables
+worker processes before a message is drawn, and ``pictures`` then hands out the bytes. Two tables
 showing the same hand, or a redraw of a panel whose hand did not change, draw nothing.
 
 The cache key is what the image shows, never a table or a version: that is what makes the twin-
 state secrecy audit meaningful (same content, same bytes) and a redraw free.
+
+**Where pictures are drawn.** Pillow holds the GIL for most of a drawing, so drawing threads in
+the bot's process starved the event loop and the database's thread (bench part 2: committed-click
+p99 1.98x the floor, commit p99 0.83 s). Pictures are drawn in worker processes instead, in the
+healing pool of cogs/table/workers.py (the computers' thinking uses the same): a ``Sketch.draw``
+is pickled (a ``functools.partial`` of a module-level function in cogs/drawings/), drawn and timed
+in a worker, and the bytes come back with the seconds it took. A picture is never lost and a table
+never stalls on one: if no worker can take it (the pool cannot start or is backing off, a worker
+died with it twice, it does not pickle, or it takes over ``DRAW_BUDGET_SECONDS``), it is drawn
+in the pictures' own threads instead (cogs/drawings/cache.py, as before the workers), and logged.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
+import pickle
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from cogs.drawings.cache import PictureCache
+from cogs.drawings.cache import Draw, NotSent, PictureCache, drawn_in_thread, drawn_sent
 from cogs.table.layout import Picture
+from cogs.table.workers import PoolClosed, PoolUnavailable, WorkerPool
 
 log = logging.getLogger(__name__)
 DRAW_TIMES_KEPT = 100_000
+# A picture not back from its worker within this long (real seconds, waiting for a free worker
+# included) is drawn in a thread instead, so a stuck worker never holds a table up for longer: a
+# drawing takes 10-80 ms, and a burst of 200 tables' clicks queues a few seconds of them at most.
+DRAW_BUDGET_SECONDS = 10.0
+# What every picture worker imports as it starts (Pillow and the card art), so that the first
+# drawing of each game does not pay for it.
+ART_MODULES = (
+    "cogs.drawings.zipzap_cards",
+    "cogs.drawings.zaptrap_cards",
+    "cogs.drawings.spytrap_cards",
+    "cogs.drawings.gifttrap_cards",
+)
 
 
 @dataclass(frozen=True)
 class Sketch:
     """A picture still to be drawn. ``key`` names everything it shows (two sketches with one key
-    draw identical bytes); ``draw`` is pure and slow (Pillow), so it runs in a worker thread;
-    ``alt`` says in words what it shows, to everyone who may see it."""
+    draw identical bytes); ``draw`` is pure and slow (Pillow), so it runs in a worker process,
+    which it is pickled to: a ``functools.partial`` of a module-level function of cogs/drawings/
+    (a lambda or a closure does not pickle, and is drawn in a thread instead); ``alt`` says in
+    words what it shows, to everyone who may see it."""
 
     filename: str
     key: Hashable
-    draw: Callable[[], bytes]
+    draw: Draw
     alt: str
     small: bool = False
 
 
 class Pictures:
-    """The content cache of every picture the bot shows, and its counts for the bench."""
+    """The content cache of every picture the bot shows, the worker processes that draw them, and
+    their counts for the bench."""
 
-    def __init__(self, cache: PictureCache | None = None) -> None:
-        self.cache = cache or PictureCache()
+    def __init__(self, workers: int | None = None) -> None:
+        self.pool = WorkerPool("pictures", workers, preload=ART_MODULES)
+        self.cache = PictureCache(drawer=self._draw)
         # Pictures drawn on the event loop because they were asked for unprepared (a drawing made
         # outside the referee's paths, a test's): the bench reports it, and it should stay 0.
         self.drawn_on_loop = 0
+        # Pictures no worker process could take, drawn in the pictures' threads instead.
+        self.drawn_in_thread = 0
+        self._in_threads = False  # the last picture was drawn in a thread: said once, not each time
         self.bytes_drawn = 0
-        # Seconds each drawing took in its worker thread, the latest ones only (the bench's
-        # drawing p50/p99; bounded so a long-running bot keeps no growing list).
+        # Seconds each drawing took where it was drawn, the latest ones only (the bench's drawing
+        # p50/p99; bounded so a long-running bot keeps no growing list).
         self.draw_seconds: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
 
     async def ready(self, sketches: Sequence[Sketch]) -> None:
         """Draw, off the event loop, what of ``sketches`` is not in the cache yet."""
         missing = [s for s in sketches if s.key not in self.cache]
-        await asyncio.gather(*(self.cache.get(s.key, self._timed(s.draw)) for s in sketches))
+        await asyncio.gather(*(self.cache.get(s.key, s.draw) for s in sketches))
         self.bytes_drawn += sum(len(self.cache.peek(s.key) or b"") for s in missing)
 
-    def _timed(self, draw: Callable[[], bytes]) -> Callable[[], bytes]:
-        def timed() -> bytes:
-            started = time.perf_counter()
-            try:
-                return draw()
-            finally:
-                # deque.append is atomic: safe from the worker threads the cache draws in.
-                self.draw_seconds.append(time.perf_counter() - started)
+    async def _draw(self, draw: Draw) -> bytes:
+        """The cache's drawer: in a worker process, or in a thread if no worker can take it."""
+        data, seconds = await self._drawn(draw)
+        self.draw_seconds.append(seconds)
+        return data
 
-        return timed
+    async def _drawn(self, draw: Draw) -> tuple[bytes, float]:
+        try:
+            # Pickled here, not by the pool's feeder thread, so that a draw function that cannot
+            # be sent is told apart from one that raises (microseconds: a few card names).
+            sent = pickle.dumps(draw)
+        except Exception as error:
+            why = f"it cannot be sent to a worker process ({error!r})"
+        else:
+            try:
+                async with asyncio.timeout(DRAW_BUDGET_SECONDS):
+                    found = await self.pool.run(drawn_sent, sent)
+                if self._in_threads:
+                    log.warning("pictures are drawn in worker processes again")
+                    self._in_threads = False
+                return found
+            except TimeoutError:
+                why = f"no worker drew it within {DRAW_BUDGET_SECONDS:.0f} s"
+            except (PoolUnavailable, PoolClosed, NotSent) as error:
+                why = str(error)
+            except asyncio.CancelledError:
+                # The pool's shutdown cancels the jobs it had not started; a cancel of the asker's
+                # own (its task is cancelling) goes on up.
+                task = asyncio.current_task()
+                if task is None or task.cancelling():
+                    raise
+                why = "the pool was shut down before it drew it"
+        # Said once while it lasts (a pool backing off would otherwise log every picture).
+        if not self._in_threads:
+            log.warning("pictures are drawn in threads instead of worker processes: %s", why)
+        self._in_threads = True
+        self.drawn_in_thread += 1
+        return await drawn_in_thread(draw)
+
+    def shutdown(self) -> None:
+        """Stop the worker processes (the referee is stopping); later pictures are drawn in
+        threads."""
+        self.pool.shutdown()
 
     def pictures(self, sketches: Sequence[Sketch]) -> list[Picture]:
         """The sketches as pictures, from the cache (``ready`` first). One that is not there is

@@ -180,6 +180,7 @@ async def test_the_table_and_every_panel_show_the_gifts_as_pictures_whose_words_
     assert seen["gifts crossed out"] and seen["panel crossed out"], seen
     art = simcord_bot.referee.drawing.art
     assert art.drawn_on_loop == 0, "a picture was drawn on the event loop"
+    assert art.drawn_in_thread == 0, "every picture was drawn in a worker process"
     assert art.cache.hits > 0, "unchanged pictures are not drawn again"
 
 

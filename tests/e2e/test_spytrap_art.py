@@ -133,6 +133,7 @@ async def test_every_table_and_panel_of_a_whole_game_shows_its_cards(simcord_env
     assert checked_tables > 20 and checked_panels > 20, (checked_tables, checked_panels)
     assert single and several and building, (single, several, building)
     assert art.drawn_on_loop == 0
+    assert art.drawn_in_thread == 0, "every picture was drawn in a worker process"
     assert art.cache.hits > 0
 
 

@@ -150,6 +150,7 @@ async def test_a_whole_game_shows_its_cards_as_pictures_with_their_words(
     check_files(final_table)
     assert seen["table"] > 10 and seen["panels"] > 10 and seen["marked panels"] > 5, seen
     assert simcord_bot.referee.drawing.art.drawn_on_loop == 0, "every picture was drawn off the loop"
+    assert simcord_bot.referee.drawing.art.drawn_in_thread == 0, "every picture was drawn in a worker process"
 
 
 @pytest.mark.simcord(settle_timeout=20)

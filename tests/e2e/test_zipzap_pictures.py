@@ -161,5 +161,7 @@ async def test_a_whole_game_shows_the_pile_and_each_hand_as_pictures_with_alt_te
     assert panels_checked > 20 and tables_checked > 20, (panels_checked, tables_checked)
     art = simcord_bot.referee.drawing.art
     assert art.drawn_on_loop == 0
+    assert art.pool.started and art.drawn_in_thread == 0, "every picture was drawn in a worker process"
+    assert len(art.draw_seconds) == art.cache.misses, "each drawing timed in its worker"
     assert art.cache.hits > 0 and art.cache.misses > 0
     assert not env.errors

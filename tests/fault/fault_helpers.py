@@ -8,14 +8,18 @@ or an out-of-range value can only be sent by hand, as a modified client would).
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from simcord import interactions as _interactions
 from simcord.enums import AppCommandType, InteractionType, OptionType
 from simcord.results import InteractionResult
 from sqlalchemy import func, select
 
+from cogs.table import workers
 from db.models import ActionRow, Game
 from rules import GAMES, get_game
 from rules.base import State
@@ -128,3 +132,20 @@ def answered_privately(flight: InFlight) -> bool:
         return False
     messages = [result.response, *result.followups] if result.response is not None else result.followups
     return bool(messages) and all(m.ephemeral for m in messages)
+
+
+def count_pool_starts(monkeypatch: pytest.MonkeyPatch, fail_first: bool = False) -> list[int]:
+    """Count the starts of every healing worker pool (cogs/table/workers.py: the thinking pool,
+    the pictures'): each start's worker count is appended. With ``fail_first``, the first start
+    fails as ``fork`` does when the system is out of processes."""
+    starts: list[int] = []
+    real = workers._started_pool
+
+    def counted(count: int, preload: tuple[str, ...] = ()) -> Any:
+        starts.append(count)
+        if fail_first and len(starts) == 1:
+            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        return real(count, preload)
+
+    monkeypatch.setattr(workers, "_started_pool", counted)
+    return starts

@@ -33,12 +33,13 @@ from typing import Any
 import pytest
 
 from cogs.table import thinking
+from cogs.table import workers as pools
 from cogs.table.model import Table
 from cogs.table.thinking import decide, fallback
 from db.engine import migrate
 from rules.trap import Trap
 from tests.e2e.trap_driver import open_table
-from tests.fault.fault_helpers import replay
+from tests.fault.fault_helpers import count_pool_starts, replay
 from tests.fault.pool_worker import decide_then_die_once, die
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,22 +89,6 @@ async def _computer_moves(bot: Any, table: Table) -> list[tuple[str, str, str]]:
     return moves
 
 
-def _count_starts(monkeypatch: pytest.MonkeyPatch, fail_first: bool = False) -> list[int]:
-    """Count the pool's starts (each start's worker count is appended); with ``fail_first``, the
-    first start fails as ``fork`` does when the system is out of processes."""
-    starts: list[int] = []
-    real = thinking._started_pool
-
-    def counted(workers: int) -> Any:
-        starts.append(workers)
-        if fail_first and len(starts) == 1:
-            raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-        return real(workers)
-
-    monkeypatch.setattr(thinking, "_started_pool", counted)
-    return starts
-
-
 @pytest.mark.simcord(settle_timeout=30)
 async def test_an_idle_worker_killed_is_replaced_and_the_computer_thinks_again(
     simcord_env: Any, simcord_bot: Any, monkeypatch: pytest.MonkeyPatch
@@ -117,7 +102,7 @@ async def test_an_idle_worker_killed_is_replaced_and_the_computer_thinks_again(
     with the move clock off, the computer never moved again ("assert 1 == (1 + 3)", and "a
     computer's thought failed" logged with the BrokenProcessPool)."""
     env, referee = simcord_env, simcord_bot.referee
-    starts = _count_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch)
     t, table = await _hard_table(env, simcord_bot)
     while not await _computer_moves(simcord_bot, table):
         await _turn(env, t, table)
@@ -159,7 +144,7 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_decision_thoug
     env, referee = simcord_env, simcord_bot.referee
     marker = tmp_path / "died"
     monkeypatch.setattr(thinking, "decide", partial(decide_then_die_once, str(marker)))
-    starts = _count_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch)
     t, table = await _hard_table(env, simcord_bot)
     while len(await _computer_moves(simcord_bot, table)) < 3:
         await _turn(env, t, table)
@@ -185,8 +170,8 @@ async def test_a_pool_that_fails_to_start_falls_back_then_starts_afresh(
     every later decision re-raised its ``OSError`` outside the guarded part; no computer move
     was ever booked ("0 == 3" after the loop gave up)."""
     env, referee = simcord_env, simcord_bot.referee
-    starts = _count_starts(monkeypatch, fail_first=True)
-    monkeypatch.setattr(thinking, "START_RETRY_SECONDS", 0.0)  # the backoff has a test of its own
+    starts = count_pool_starts(monkeypatch, fail_first=True)
+    monkeypatch.setattr(pools, "START_RETRY_SECONDS", 0.0)  # the backoff has a test of its own
     referee.thinker._retry_wait = 0.0
     t, table = await _hard_table(env, simcord_bot)
     for _ in range(12):
@@ -213,18 +198,18 @@ async def test_a_pool_that_keeps_failing_to_start_is_tried_again_only_after_a_gr
     Seen to fail with the backoff removed (``_retry_at`` never set): every one of the ten
     decisions inside the first second tried a start ("assert 10 == 1")."""
     now = [1000.0]
-    monkeypatch.setattr(thinking, "_clock", lambda: now[0])
+    monkeypatch.setattr(pools, "_clock", lambda: now[0])
     failing = [True]
     starts: list[int] = []
-    real = thinking._started_pool
+    real = pools._started_pool
 
-    def started(workers: int) -> Any:
-        starts.append(workers)
+    def started(count: int, preload: tuple[str, ...] = ()) -> Any:
+        starts.append(count)
         if failing[0]:
             raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-        return real(workers)
+        return real(count, preload)
 
-    monkeypatch.setattr(thinking, "_started_pool", started)
+    monkeypatch.setattr(pools, "_started_pool", started)
     thinker = thinking.Thinker(workers=1)
     state = Trap().new_game(2, Trap().parse_options({}), 1)
     view, legal = state.view(0), state.legal_actions(0)
@@ -242,7 +227,7 @@ async def test_a_pool_that_keeps_failing_to_start_is_tried_again_only_after_a_gr
         failing[0] = False
         await thinker.decide("trap", "easy", {}, view, legal, "s")
         assert len(starts) == 3 and thinker.started, "started after 2 s"
-        assert thinker._retry_wait == thinking.START_RETRY_SECONDS, "the wait is forgotten once it starts"
+        assert thinker._retry_wait == pools.START_RETRY_SECONDS, "the wait is forgotten once it starts"
     finally:
         thinker.shutdown()
 
@@ -261,7 +246,7 @@ async def test_a_decision_no_worker_survives_is_tried_in_one_fresh_pool_then_fal
     seat = state.view(None)["to_move"]
     view, legal, seed = state.view(seat), state.legal_actions(seat), f"{SEED}:0:{seat}"
     settings = {"speed": 1.0}
-    starts = _count_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch)
     thinker = thinking.Thinker(workers=1)
     try:
         monkeypatch.setattr(thinking, "decide", die)
@@ -291,15 +276,15 @@ async def test_a_slow_start_counts_against_the_budget_and_is_kept_for_the_next_d
     view, legal, seed = state.view(seat), state.legal_actions(seat), f"{SEED}:0:{seat}"
     settings = {"speed": 1.0}
     release = threading.Event()
-    real = thinking._started_pool
+    real = pools._started_pool
     starts: list[int] = []
 
-    def held(workers: int) -> Any:
-        starts.append(workers)
+    def held(count: int, preload: tuple[str, ...] = ()) -> Any:
+        starts.append(count)
         assert release.wait(60), "the test never released the start"
-        return real(workers)
+        return real(count, preload)
 
-    monkeypatch.setattr(thinking, "_started_pool", held)
+    monkeypatch.setattr(pools, "_started_pool", held)
     thinker = thinking.Thinker(workers=1)
     try:
         asked = thinker.decide("trap", "hard", settings, view, legal, seed, budget=0.2)
