@@ -320,7 +320,6 @@ async def test_an_edit_refused_over_its_kept_pictures_is_sent_again_uploading_al
         assert pictures_of(env, t["lobby"]) == await table_pictures(bot, table)
     finally:
         undo()
-    assert classify(attachment_refusal()) is Failure.ATTACHMENTS_REFUSED
     assert not env.errors
 
 
@@ -355,13 +354,26 @@ async def test_a_503_on_an_edit_keeping_pictures_is_retried_uploading_all(simcor
     assert not env.errors
 
 
-def attachment_refusal() -> discord.HTTPException:
-    """Discord's answer to an edit naming an attachment the message does not hold, as
-    discord.py raises it (its text flattens the form errors: "In attachments.0.id: …")."""
+def form_refusal(field: str) -> discord.HTTPException:
+    """Discord's 400 "Invalid Form Body" (50035) naming ``field``, as discord.py raises it (its
+    text flattens the form errors: "In attachments.0.id: …")."""
     response = SimpleNamespace(status=400, reason="Bad Request")
-    body = {
-        "code": 50035,
-        "message": "Invalid Form Body",
-        "errors": {"attachments": {"0": {"id": {"_errors": [{"code": "BASE_TYPE", "message": "Unknown"}]}}}},
-    }
+    errors: dict[str, Any] = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": "Invalid"}]}
+    for part in reversed(field.split(".")):
+        errors = {part: errors}
+    body = {"code": 50035, "message": "Invalid Form Body", "errors": errors}
     return discord.HTTPException(response, body)  # type: ignore[arg-type]
+
+
+def test_only_a_refusal_that_names_the_attachments_is_sent_again_uploading_all() -> None:
+    """An edit is sent again with every picture uploaded only when Discord's refusal names the
+    attachments (Discord's form errors, or SimCord's message); any other invalid form (a text
+    too long) is no reason to upload anything, and stays what it was."""
+    assert classify(form_refusal("attachments.0.id")) is Failure.ATTACHMENTS_REFUSED
+    assert classify(form_refusal("components.0.components.1.content")) is Failure.OTHER
+    response = SimpleNamespace(status=400, reason="Bad Request")
+    simcord = {"code": 50035, "message": "Invalid Form Body: attachments: unknown attachment id 12"}
+    assert classify(discord.HTTPException(response, simcord)) is Failure.ATTACHMENTS_REFUSED  # type: ignore[arg-type]
+    assert (
+        classify(discord.HTTPException(response, {"code": 50006, "message": "attachment"})) is Failure.OTHER
+    )  # type: ignore[arg-type]
