@@ -37,7 +37,6 @@ from cogs.table.failures import Failure, classify
 from cogs.table.layout import LayoutTooLarge
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
-from cogs.table.messages import table_message
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
@@ -196,9 +195,8 @@ class Entry:
             if note and table.status == "lobby":
                 drawing.embed = self.spine.lobby.embed(table, note)
             try:
-                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
-                if table.table_message_id is not None:
-                    self.spine.messages.drawn(table, table.table_message_id, drawing)
+                assert interaction.message is not None  # checked by _on_table_message
+                await self.spine.messages.answer_click(interaction, table, interaction.message.id, drawing)
                 if table.status != "lobby":
                     # The game's first drawing counts against the channel's edits, so the next
                     # redraws pace themselves from it; lobby answers are rare and never race.
@@ -349,8 +347,7 @@ class Entry:
         try:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
                 drawing = await self.spine.drawing.ready(table)
-                await interaction.response.edit_message(**table_message(drawing), allowed_mentions=NOBODY)
-                self.spine.messages.drawn(table, table.table_message_id, drawing)
+                await self.spine.messages.answer_click(interaction, table, table.table_message_id, drawing)
             else:
                 await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet
         except (discord.HTTPException, OSError) as error:

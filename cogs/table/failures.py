@@ -22,6 +22,7 @@ UNKNOWN_INTERACTION = 10062  # answered after Discord's 3-second window
 MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
+INVALID_FORM_BODY = 50035
 
 
 class Failure(enum.Enum):
@@ -35,6 +36,9 @@ class Failure(enum.Enum):
     # The person closed their DMs: fall back to an ephemeral panel.
     DM_CLOSED = "dm closed"
     MEMBER_GONE = "member gone"
+    # An edit refused over the attachments it kept (an id the message no longer holds: it was
+    # changed elsewhere meanwhile): send it once more with every picture uploaded.
+    ATTACHMENTS_REFUSED = "attachments refused"
     # Passing trouble (429, 5xx, a dropped connection): try again later, change nothing.
     TRANSIENT = "transient"
     # A drawing with more than a message can hold, even after everything that may give way did
@@ -70,6 +74,11 @@ def classify(error: BaseException) -> Failure:
         return Failure.DM_CLOSED
     if code == UNKNOWN_MEMBER:
         return Failure.MEMBER_GONE
+    text = str(getattr(error, "text", "")).lower()
+    if status == 400 and code == INVALID_FORM_BODY and "attachment" in text:
+        # Discord names the field it refused ("In attachments.0.id: …"; SimCord: "attachments:
+        # unknown attachment id …", or a component's attachment:// that resolves to nothing).
+        return Failure.ATTACHMENTS_REFUSED
     if status == 429 or status >= 500:
         return Failure.TRANSIENT
     if status == 404:

@@ -35,6 +35,12 @@ bug and raises ``LayoutTooLarge``, saying what it held. cogs/table/failures.py c
 message keeps its last drawing, and the log says what was too large; nothing is retried, since
 the same drawing would fail the same way. Only the files a component refers to are attached
 (``attachment://name``), made afresh for each send (discord.py closes them).
+
+An edit need not upload a picture the message holds already: ``Held`` is what one message is
+known to hold (per file name, the digest of the bytes sent and the attachment Discord made of
+them), and ``Layout.attachments`` keeps every file whose bytes are unchanged by naming its
+attachment, uploading only the rest. Who edits a message owns its ``Held`` (``TableMessages``
+for table messages, ``Panels`` for panels).
 """
 
 from __future__ import annotations
@@ -43,9 +49,10 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 
@@ -145,6 +152,40 @@ class Drawing:
         return self.layout.fingerprint
 
 
+# What an edit's ``attachments=`` holds: an attachment the message keeps, or a file to upload.
+Attachment: TypeAlias = discord.Attachment | discord.File
+
+
+@dataclass(frozen=True)
+class Held:
+    """What one message is known to hold: for each of its file names, the digest of the bytes
+    sent under it and the ``discord.Attachment`` Discord made of them. An attachment's bytes never
+    change, so its id names those bytes for good; an edit that lists it keeps exactly them.
+
+    Made only from the message Discord returned for a send or edit of a layout (``after``), so
+    it never outlives a doubt: whoever edits the message some other way, or fails to, drops it
+    and uploads everything next time (after a restart nothing is held)."""
+
+    message_id: int
+    files: Mapping[str, tuple[str, discord.Attachment]]
+
+    @classmethod
+    def after(cls, message: discord.Message | None, layout: Layout) -> Held | None:
+        """What ``message`` holds, if it is what Discord returned for sending ``layout``: its
+        attachments must be exactly the layout's files, by name and size; anything else (no
+        message returned, a name Discord changed, a file missing) holds nothing for sure."""
+        if message is None:
+            return None
+        attachments = list(message.attachments)
+        by_name = {a.filename: a for a in attachments}
+        sent = {a.filename: a for a in layout.attached}
+        if len(by_name) != len(attachments) or by_name.keys() != sent.keys():
+            return None
+        if any(a.size != len(sent[name].data) for name, a in by_name.items()):
+            return None
+        return cls(message.id, {name: (layout.digests[name], a) for name, a in by_name.items()})
+
+
 @dataclass(frozen=True)
 class Layout:
     view: discord.ui.LayoutView
@@ -152,11 +193,31 @@ class Layout:
     components: list[dict[str, Any]]
 
     def files(self) -> list[discord.File]:
+        """Every file uploaded afresh (a new message, or an edit that knows nothing it holds)."""
         return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attached]
+
+    def attachments(self, held: Held | None, message_id: int | None) -> list[Attachment]:
+        """The ``attachments=`` of an edit of message ``message_id``: each file that message
+        holds already with the same bytes is kept by its attachment, the others uploaded. A
+        ``Held`` of another message keeps nothing."""
+        kept = held.files if held is not None and held.message_id == message_id else {}
+        out: list[Attachment] = []
+        for a in self.attached:
+            holds = kept.get(a.filename)
+            if holds is not None and holds[0] == self.digests[a.filename]:
+                out.append(holds[1])
+            else:
+                out.append(discord.File(io.BytesIO(a.data), filename=a.filename))
+        return out
+
+    @cached_property
+    def digests(self) -> dict[str, str]:
+        """Each attached file's bytes, as a digest, by file name."""
+        return {a.filename: hashlib.sha1(a.data).hexdigest() for a in self.attached}
 
     @cached_property
     def fingerprint(self) -> str:
-        attached = [(a.filename, hashlib.sha1(a.data).hexdigest()) for a in self.attached]
+        attached = [(a.filename, self.digests[a.filename]) for a in self.attached]
         return json.dumps([self.components, attached], default=str)
 
     @property

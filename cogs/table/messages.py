@@ -12,6 +12,13 @@ draws as stopped, and a pending redraw can never bring back a live-looking table
 It also owns the table's other posts (round results, the final results, turn lines): they queue
 per table and go out in order, each tried until it lands. Edits and posts follow ``Effects``'
 policy when Discord says "try later" (cogs/table/effects.py).
+
+An edit uploads only the pictures that changed: what the message holds (``Held``: each file's
+digest and the attachment Discord made of it) is kept beside what it shows, from the message
+Discord returns for each edit, and dropped with it on any doubt (a failed edit, a redraw whatever
+it shows, an edit made elsewhere that returned no message), so the next edit uploads everything.
+``keeping`` sends such an edit, and sends it once more with everything uploaded if Discord
+refuses the attachments kept (the message changed meanwhile).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import discord
 
@@ -31,7 +38,7 @@ from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
-from cogs.table.layout import Drawing, LayoutTooLarge
+from cogs.table.layout import Attachment, Drawing, Held, Layout, LayoutTooLarge
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 from db.store import Store
@@ -81,18 +88,62 @@ def fingerprint(drawing: Drawing) -> str:
     return drawing.fingerprint()
 
 
-def table_message(drawing: Drawing) -> dict[str, Any]:
+def table_message(drawing: Drawing, attachments: list[Attachment] | None = None) -> dict[str, Any]:
     """The keywords that make a message show ``drawing`` as a V2 layout, for an edit of the
     table message (by the bot, or as a click's answer). A message posted before the upgrade to
     V2 layouts holds an embed (and maybe content): an edit that turns it into a layout must
     clear both, as Discord refuses a V2 message with either, and its attachments are replaced by
-    exactly the files the layout refers to."""
+    exactly the files the layout refers to: ``attachments`` (``Layout.attachments``: those it
+    holds already kept, the rest uploaded), or all of them uploaded."""
     return {
         "content": None,
         "embed": None,
         "view": drawing.layout.view,
-        "attachments": drawing.files(),
+        "attachments": drawing.files() if attachments is None else attachments,
     }
+
+
+Sent = TypeVar("Sent")
+
+
+async def keeping(
+    edit: Callable[[list[Attachment]], Awaitable[Sent]],
+    layout: Layout,
+    held: Held | None,
+    message_id: int | None,
+) -> Sent:
+    """Send an edit of message ``message_id`` to show ``layout``, keeping the attachments
+    ``held`` says it holds with the right bytes and uploading the rest. If Discord refuses the
+    edit over the attachments kept (the message was changed elsewhere meanwhile, so an id is no
+    longer its own), it is sent once more with every file uploaded, which is right whatever the
+    message holds. Any other failure is the caller's, as before."""
+    attachments = layout.attachments(held, message_id)
+    try:
+        return await edit(attachments)
+    except discord.HTTPException as error:
+        kept = any(isinstance(a, discord.Attachment) for a in attachments)
+        if not kept or classify(error) is not Failure.ATTACHMENTS_REFUSED:
+            raise
+        log.info("an edit keeping message %s's pictures was refused (%s); uploading all", message_id, error)
+        return await edit(list(layout.files()))
+
+
+def message_of(result: object) -> discord.Message | None:
+    """The message an edit or answer returned: itself (a message or webhook edit), or the
+    resource of an interaction callback (discord.py asks for it with every callback); None if
+    Discord gave none back (then what it holds is not known)."""
+    if isinstance(result, discord.Message):
+        return result
+    resource = getattr(result, "resource", None)
+    return resource if isinstance(resource, discord.Message) else None
+
+
+class Shown(NamedTuple):
+    """What a table message shows (``fingerprint``) and holds (``Held``), as last drawn."""
+
+    message_id: int
+    fingerprint: str
+    held: Held | None
 
 
 @dataclass
@@ -127,9 +178,10 @@ class TableMessages:
         self._draw = draw
         self._unreachable = unreachable
         self._reached = reached
-        # What each table message shows now (message id, ``fingerprint``), so an edit that would
-        # send exactly that again (a private choice that logs nothing public) is never sent.
-        self._shown: dict[int, tuple[int, str]] = {}
+        # What each table message shows now, so an edit that would send exactly that again (a
+        # private choice that logs nothing public) is never sent, and which pictures it holds, so
+        # an edit uploads only those that changed. Forgotten together: on any doubt, both go.
+        self._shown: dict[int, Shown] = {}
         self._edited: dict[int, datetime] = {}  # when each table message was last drawn
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
@@ -180,10 +232,38 @@ class TableMessages:
         """An edit of the table message made some other way (an interaction's own answer)."""
         self.budget.spend(table.channel_id, self.scheduler.now())
 
-    def drawn(self, table: Table, message_id: int, drawing: Drawing) -> None:
-        """The table message now shows ``drawing`` (drawn here, or by a click's own answer)."""
-        self._shown[table.id] = (message_id, fingerprint(drawing))
+    def drawn(
+        self, table: Table, message_id: int, drawing: Drawing, message: discord.Message | None = None
+    ) -> None:
+        """The table message now shows ``drawing`` (drawn here, or by a click's own answer);
+        ``message`` is what Discord returned for it (without it, nothing is known to be held)."""
+        held = Held.after(message, drawing.layout) if message and message.id == message_id else None
+        self._shown[table.id] = Shown(message_id, fingerprint(drawing), held)
         self._edited[table.id] = self.scheduler.now()
+
+    def held(self, table: Table) -> Held | None:
+        """What the table's message is known to hold, if anything."""
+        shows = self._shown.get(table.id)
+        return shows.held if shows is not None else None
+
+    async def answer_click(
+        self, interaction: discord.Interaction[Any], table: Table, message_id: int, drawing: Drawing
+    ) -> None:
+        """Answer a click on the table message by redrawing it in place, through the
+        interaction, uploading only the pictures that changed. Raises what Discord raised; then
+        the message is not known to show or hold anything, and the next edit draws it whole."""
+
+        async def edit(attachments: list[Attachment]) -> Any:
+            return await interaction.response.edit_message(
+                **table_message(drawing, attachments), allowed_mentions=NOBODY
+            )
+
+        try:
+            result = await keeping(edit, drawing.layout, self.held(table), message_id)
+        except (discord.HTTPException, OSError):
+            self._shown.pop(table.id, None)
+            raise
+        self.drawn(table, message_id, drawing, message_of(result))
 
     def _wait(self, table: Table) -> float:
         """Seconds until this table's message may be edited: its channel's budget, and during
@@ -237,12 +317,17 @@ class TableMessages:
                 drawing = await self._draw(table)
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
-            if shows is None or shows != (message_id, fingerprint(drawing)):
+            if shows is None or (shows.message_id, shows.fingerprint) != (message_id, fingerprint(drawing)):
                 # Otherwise the message shows exactly this already: a call saved, budget kept.
                 self.spent(table)
                 message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
-                await message.edit(**table_message(drawing), allowed_mentions=NOBODY)
-                self.drawn(table, message_id, drawing)
+
+                async def edit(attachments: list[Attachment]) -> discord.Message:
+                    return await message.edit(**table_message(drawing, attachments), allowed_mentions=NOBODY)
+
+                held = shows.held if shows is not None else None
+                edited = await keeping(edit, drawing.layout, held, message_id)
+                self.drawn(table, message_id, drawing, edited)
             if table.unreachable_since is not None:
                 self._reached(table)
             self._too_large.discard(table.id)
@@ -304,7 +389,7 @@ class TableMessages:
             return
         log.info("table %s message was deleted; posted it again as %s", table.id, message.id)
         table.table_message_id = message.id
-        self.drawn(table, message.id, drawing)
+        self.drawn(table, message.id, drawing, message)
         if table.unreachable_since is not None:
             self._reached(table)
         try:

@@ -9,6 +9,12 @@ No wasted call: a refresh that would send exactly what the panel already shows (
 layout and pictures as the click answer or edit that drew it last) is not sent. DM panels are edited
 with the bot's own token, so each DM channel has an edit budget like a table's channel (5 per
 5 s, shared by every table that person follows by DM).
+
+No wasted upload: each open panel keeps what its message holds (``Held``, from the message
+Discord returned for the answer or edit that drew it), so an edit uploads only the pictures that
+changed (a hand that did not change between two refreshes is kept, not sent again). A click on
+that same message carries it over to the panel it answers with; anything else (another message,
+a failed edit, a restart) holds nothing, and everything is uploaded once.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ import discord
 from cogs.table.common import NOBODY, reply
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
-from cogs.table.layout import Drawing, LayoutTooLarge
-from cogs.table.messages import EditBudget
+from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
+from cogs.table.messages import EditBudget, keeping, message_of
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 
@@ -53,6 +59,9 @@ class OpenPanel:
     # The latest version it is known to still show rightly: the stamp, or a later version whose
     # drawing for this seat came out the same (then it is left alone, and its clicks still count).
     current: int = -1
+    # What its message holds (None: not known, upload everything), so an edit keeps unchanged
+    # pictures. Its ``message_id`` is the message the panel's edits reach.
+    held: Held | None = None
 
     def __post_init__(self) -> None:
         self.current = max(self.current, self.stamp)
@@ -84,14 +93,15 @@ def over_drawing(text: str = "See the table for the results.") -> Drawing:
     return Drawing(discord.Embed(title="Game over", description=text))
 
 
-def panel_message(drawing: Drawing) -> dict[str, Any]:
+def panel_message(drawing: Drawing, attachments: list[Attachment] | None = None) -> dict[str, Any]:
     """The keywords that make a panel (an ephemeral answer or a DM) show ``drawing``. A panel
-    opened before the upgrade to V2 layouts holds an embed: the edit clears it."""
+    opened before the upgrade to V2 layouts holds an embed: the edit clears it. ``attachments``
+    keeps what the message holds already (``Layout.attachments``); without it all is uploaded."""
     return {
         "content": None,
         "embed": None,
         "view": drawing.layout.view,
-        "attachments": drawing.files(),
+        "attachments": drawing.files() if attachments is None else attachments,
     }
 
 
@@ -197,14 +207,27 @@ class Panels:
                 self.forget(table_id, seat)
             panel.stamp = panel.current = table.version
             panel.shown, panel.edited = showing, now
-        try:
-            if panel.message is not None:
-                await panel.message.edit(**panel_message(drawing), allowed_mentions=NOBODY)
-            elif panel.interaction is not None:
-                await panel.interaction.edit_original_response(
-                    **panel_message(drawing), allowed_mentions=NOBODY
+            held = panel.held
+        # The message this panel's edits reach: its DM, or its interaction's original response,
+        # which is the message its ``held`` was made from.
+        message = panel.message
+        message_id = message.id if message is not None else (held.message_id if held is not None else None)
+        interaction = panel.interaction
+
+        async def edit(attachments: list[Attachment]) -> discord.Message | None:
+            if message is not None:
+                return await message.edit(**panel_message(drawing, attachments), allowed_mentions=NOBODY)
+            if interaction is not None:
+                return await interaction.edit_original_response(
+                    **panel_message(drawing, attachments), allowed_mentions=NOBODY
                 )
+            return None
+
+        try:
+            edited = await keeping(edit, drawing.layout, held, message_id)
+            panel.held = Held.after(edited, drawing.layout)
         except (discord.HTTPException, OSError) as error:
+            panel.held = None  # not known what it holds now: upload everything next time
             if classify(error) is not Failure.TRANSIENT:
                 self.forget(table_id, seat)  # dismissed, expired or DMs closed: stop trying
                 return
@@ -253,18 +276,32 @@ class Panels:
         whether anything else must be said another way); the change behind it stands."""
         await self.prepare(table, seat, nav)
         drawing = self._draw(table, seat, note, nav)
+        clicked = interaction.message.id if edit and interaction.message is not None else None
+        previous = self.get(table.id, seat)
+        # A click on the panel's own message edits what that panel holds: keep its pictures.
+        held = previous.held if previous is not None else None
+
+        async def edit_clicked(attachments: list[Attachment]) -> Any:
+            return await interaction.response.edit_message(
+                **panel_message(drawing, attachments), allowed_mentions=NOBODY
+            )
+
         try:
             if edit:
-                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
+                result = await keeping(edit_clicked, drawing.layout, held, clicked)
             else:
-                await interaction.response.send_message(
+                result = await interaction.response.send_message(
                     view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
+            if previous is not None and held is not None and held.message_id == clicked:
+                previous.held = None  # the clicked message may have changed: hold nothing for sure
             return False
         now = self.scheduler.now()
-        self._keep(table.id, seat, OpenPanel(interaction, None, now, table.version, now, nav, shown(drawing)))
+        panel = OpenPanel(interaction, None, now, table.version, now, nav, shown(drawing))
+        panel.held = Held.after(message_of(result), drawing.layout)
+        self._keep(table.id, seat, panel)
         return True
 
     async def answer_typed(
@@ -336,6 +373,8 @@ class Panels:
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
-        self._keep(table.id, seat, OpenPanel(None, message, now, table.version, now, None, shown(drawing)))
+        panel = OpenPanel(None, message, now, table.version, now, None, shown(drawing))
+        panel.held = Held.after(message, drawing.layout)
+        self._keep(table.id, seat, panel)
         await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
         return True

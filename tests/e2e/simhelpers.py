@@ -249,3 +249,119 @@ def action_rows(message: Any) -> list[Any]:
 
     walk(message.get("components") if isinstance(message, dict) else getattr(message, "components", None))
     return found
+
+
+# --- what each REST call uploaded, and what the message held before and after ----------------
+
+CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/([^/]+)/callback$")
+ORIGINAL_PATH = re.compile(r"^/webhooks/\d+/([^/]+)/messages/@original$")
+MESSAGE_PATH = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+UPDATE_MESSAGE = 7  # the interaction callback that edits the clicked message
+
+
+@dataclass
+class Upload:
+    """One REST call that sent or edited a message: the files it uploaded (name → bytes) and
+    the message's attachments (name → (attachment id, bytes), from SimCord's store) before and
+    after it. ``edit`` is False for a new message; ``failed`` when Discord refused the call."""
+
+    method: str
+    path: str
+    message_id: int | None
+    edit: bool
+    files: dict[str, bytes]
+    before: dict[str, tuple[int, bytes]]
+    after: dict[str, tuple[int, bytes]]
+    failed: bool
+
+    @property
+    def kept(self) -> set[str]:
+        """Names whose attachment the message still holds (the same id: not uploaded again)."""
+        return {n for n, (i, _) in self.after.items() if n in self.before and self.before[n][0] == i}
+
+    @property
+    def wasted(self) -> set[str]:
+        """Names uploaded again with exactly the bytes the message held under them already."""
+        return {n for n in self.files if n in self.before and self.before[n][1] == self.files[n]}
+
+    @property
+    def changed(self) -> set[str]:
+        """Names whose bytes the edit changed, or that were new to the message."""
+        return {n for n, (_, data) in self.after.items() if n not in self.before or self.before[n][1] != data}
+
+
+def _file_bytes(file: Any) -> bytes:
+    fp = file.fp
+    where = fp.tell()
+    data = fp.read()
+    fp.seek(where)
+    return bytes(data)
+
+
+def held_pictures(backend: Any, channel_id: int, message_id: int) -> dict[str, tuple[int, bytes]]:
+    """A message's attachments as SimCord holds them: name → (attachment id, the stored bytes)."""
+    message = backend.get_message(channel_id, message_id)
+    return {
+        str(a["filename"]): (int(a["id"]), backend.cdn.get(a["url"]) or b"")
+        for a in message.attachments or []
+    }
+
+
+def watch_uploads(env: Any) -> tuple[list[Upload], Any]:
+    """Record every call that sends or edits a message (a channel or DM message, a click's
+    answer, an interaction's original response), with what it uploaded and what the message
+    held before and after (SimCord's stored attachments). Returns the list and an undo."""
+    from simcord.http import router
+
+    backend = env.backend
+    original = router.dispatch
+    uploads: list[Upload] = []
+
+    def target(method: str, path: str, json: Any) -> tuple[int, int] | None:
+        """(channel id, message id) of the message this call edits, if it edits one."""
+        if method == "PATCH" and (m := MESSAGE_PATH.match(path)) and m.group(2):
+            return int(m.group(1)), int(m.group(2))
+        if method == "POST" and (m := CALLBACK_PATH.match(path)):
+            record = backend.interactions.get(int(m.group(1)))
+            if record is not None and isinstance(json, dict) and json.get("type") == UPDATE_MESSAGE:
+                return record.channel_id, record.source_message_id
+        if method == "PATCH" and (m := ORIGINAL_PATH.match(path)):
+            record = backend.interaction_by_token(m.group(1))
+            if record.message_id is not None:
+                return record.channel_id, record.message_id
+        return None
+
+    def dispatch(backend_: Any, method: str, path: str, **kwargs: Any) -> Any:
+        json = kwargs.get("json")
+        files = {f.filename: _file_bytes(f) for f in kwargs.get("files") or []}
+        where = target(method, path, json)
+        before = held_pictures(backend, *where) if where is not None else {}
+        failed = False
+        try:
+            result = original(backend_, method, path, **kwargs)
+        except Exception:
+            failed = True
+            raise
+        finally:
+            after: dict[str, tuple[int, bytes]] = {}
+            message_id = where[1] if where is not None else None
+            if where is not None and not failed:
+                after = held_pictures(backend, *where)
+            elif not failed and isinstance(result, dict):
+                # A new message: the answer carries it (a send, or a callback's resource).
+                made = result.get("resource", {}).get("message") if "resource" in result else result
+                if isinstance(made, dict) and "id" in made and "channel_id" in made:
+                    message_id = int(made["id"])
+                    after = held_pictures(backend, int(made["channel_id"]), message_id)
+            if where is not None or files:
+                uploads.append(
+                    Upload(method, path, message_id, where is not None, files, before, after, failed)
+                )
+        return result
+
+    router.dispatch = dispatch
+
+    def undo() -> None:
+        router.dispatch = original
+
+    return uploads, undo
