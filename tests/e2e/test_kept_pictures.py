@@ -377,3 +377,65 @@ def test_only_a_refusal_that_names_the_attachments_is_sent_again_uploading_all()
     assert (
         classify(discord.HTTPException(response, {"code": 50006, "message": "attachment"})) is Failure.OTHER
     )  # type: ignore[arg-type]
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_panel_refresh_refused_over_its_kept_pictures_or_met_by_a_503_uploads_all(
+    simcord_env, simcord_bot
+):
+    """Alice's panel follows the table live (edits of her click's original response). A gesture
+    changes what it says, not its pictures (her hand, the face-up cards), so the refresh keeps
+    both. Refused over them (injected 400, 50035 naming the attachments), it is sent again at
+    once with both uploaded; met by a 503, it is tried again later (Effects), uploading both, as
+    a failed edit leaves nothing known. Each time the panel then shows exactly the bytes of a
+    fresh drawing, and the next refresh keeps them again.
+
+    Seen to fail with ``Panels._refresh`` sending its edit without ``keeping`` (no second try:
+    one refused edit, then nothing until the next change) and with ``panel.held`` left as it was
+    after a failed edit (the 503's retry kept both pictures)."""
+    env, bot = simcord_env, simcord_bot
+    _t, people, table = await zaptrap_in_play(env, bot)
+    alice, bob, carol = people[0], people[1], people[2]
+    for p in people[1:]:
+        bot.referee.panels.forget(table.id, p.seat)  # only alice's panel follows the table
+    original = "/webhooks/*/messages/@original"
+    uploads, undo = watch_uploads(env)
+    try:
+        env.inject_error(
+            "PATCH",
+            original,
+            status=400,
+            code=50035,
+            message="Invalid Form Body: attachments: unknown attachment id",
+        )
+        assert await bob.gesture("wink")
+        await env.advance_time(2)
+        refused, refreshed = on(uploads, alice.panel.id)
+        assert refused.failed and refused.files == {}, "the refresh kept both pictures"
+        assert (
+            not refreshed.failed
+            and set(refreshed.files) == set(refreshed.after)
+            and len(refreshed.after) == 2
+        )
+        assert pictures_of(env, alice.panel) == await panel_pictures(bot, table, alice.seat)
+
+        del uploads[:]
+        env.inject_error("PATCH", original, status=503, message="busy")
+        assert await carol.gesture("think")
+        await env.advance_time(1.2)
+        (failed,) = on(uploads, alice.panel.id)
+        assert failed.failed and failed.files == {}
+        await env.advance_time(4)
+        retried = on(uploads, alice.panel.id)[1]
+        assert not retried.failed and set(retried.files) == set(retried.after) and len(retried.after) == 2
+        assert pictures_of(env, alice.panel) == await panel_pictures(bot, table, alice.seat)
+
+        del uploads[:]
+        await env.advance_time(3)  # bob's gesture cooldown
+        assert await bob.gesture("wink")
+        await env.advance_time(2)
+        (kept,) = on(uploads, alice.panel.id)
+        assert not kept.failed and kept.files == {} and kept.kept == set(kept.after)
+    finally:
+        undo()
+    assert not env.errors
