@@ -93,11 +93,18 @@ class PictureCache:
         asked = self.hits + self.misses
         return self.hits / asked if asked else 0.0
 
-    async def get(self, key: Hashable, draw: Draw) -> bytes:
+    def take(self, key: Hashable) -> bytes | None:
+        """The cached bytes, counted as a hit and kept as recently used; None if not cached (then
+        ``get`` draws them). For callers that may skip awaiting anything on a hit."""
         cached = self._items.get(key)
         if cached is not None:
             self.hits += 1
             self._items.move_to_end(key)
+        return cached
+
+    async def get(self, key: Hashable, draw: Draw) -> bytes:
+        cached = self.take(key)
+        if cached is not None:
             return cached
         pending = self._drawing.get(key)
         if pending is not None:
