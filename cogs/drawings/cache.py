@@ -81,6 +81,9 @@ class PictureCache:
         self.misses = 0
         self._items: OrderedDict[Hashable, bytes] = OrderedDict()
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        # Drawn (or being drawn) ahead of any ask (``foresee``), not asked for yet: their first
+        # ask is the miss their drawing already counted, not a hit. Left when evicted.
+        self._foreseen: set[Hashable] = set()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -98,9 +101,17 @@ class PictureCache:
         ``get`` draws them). For callers that may skip awaiting anything on a hit."""
         cached = self._items.get(key)
         if cached is not None:
-            self.hits += 1
+            self._asked(key)
             self._items.move_to_end(key)
         return cached
+
+    def _asked(self, key: Hashable) -> None:
+        # A hit is an ask served by a drawing made for some earlier ask; the first ask of a
+        # foreseen picture is the one its drawing was made for (counted as a miss then).
+        if key in self._foreseen:
+            self._foreseen.discard(key)
+        else:
+            self.hits += 1
 
     async def get(self, key: Hashable, draw: Draw) -> bytes:
         cached = self.take(key)
@@ -108,16 +119,28 @@ class PictureCache:
             return cached
         pending = self._drawing.get(key)
         if pending is not None:
-            # Someone is drawing this already: wait for their bytes (a hit, no second drawing).
-            self.hits += 1
+            # Someone is drawing this already: wait for their bytes (no second drawing).
+            self._asked(key)
             return await asyncio.shield(pending)
+        return await asyncio.shield(self._start(key, draw))
+
+    def foresee(self, key: Hashable, draw: Draw) -> None:
+        """Start drawing a picture before anyone asks for it (what a change about to be committed
+        will show), so that the ask finds it drawn or under way; nothing if it is either already.
+        Its drawing counts as the miss of its first ask."""
+        if key in self._items or key in self._drawing:
+            return
+        self._start(key, draw)
+        self._foreseen.add(key)
+
+    def _start(self, key: Hashable, draw: Draw) -> asyncio.Future[bytes]:
         self.misses += 1
         # The drawing is its own task, shielded from its askers: one asker giving up (a cancelled
         # interaction) neither cancels it for the others nor leaves a half-made entry.
         task = asyncio.ensure_future(self.drawer(draw))
         self._drawing[key] = task
         task.add_done_callback(lambda done: self._finish(key, done))
-        return await asyncio.shield(task)
+        return task
 
     def peek(self, key: Hashable) -> bytes | None:
         """The cached bytes, or None; never draws (for code that may not await). Not counted: the
@@ -133,18 +156,22 @@ class PictureCache:
     def _finish(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
         self._drawing.pop(key, None)
         if done.cancelled() or done.exception() is not None:
+            self._foreseen.discard(key)
             return  # not cached: the next ask draws again (the askers got the error)
         self._store(key, done.result())
 
     def _store(self, key: Hashable, data: bytes) -> None:
         if len(data) > self.budget:
+            self._foreseen.discard(key)
             return  # bigger than the whole cache: hand it out, keep nothing
         self._items[key] = data
         self.size += len(data)
         while self.size > self.budget:
-            _, old = self._items.popitem(last=False)
+            gone, old = self._items.popitem(last=False)
             self.size -= len(old)
+            self._foreseen.discard(gone)
 
     def clear(self) -> None:
         self._items.clear()
+        self._foreseen.clear()
         self.size = 0

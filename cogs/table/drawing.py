@@ -193,6 +193,13 @@ class TableDrawing:
         committed state."""
         await self.art.ready(self._panel_sketches(table, seat, nav))
 
+    def foresee_panel(self, draft: Table, seat: int) -> None:
+        """Start drawing the pictures ``seat``'s panel will show once ``draft`` is committed (a
+        person's own action: their click is answered with that panel), while the commit is under
+        way. Nothing is shown from it: the answer draws from committed state, and a draft that
+        fails to commit only leaves a drawing in the content cache."""
+        self.art.foresee(self._panel_sketches(draft, seat))
+
     def shutdown(self) -> None:
         """Stop the pictures' worker processes (the referee is stopping)."""
         self.art.shutdown()

@@ -96,6 +96,13 @@ class Pictures:
             await asyncio.gather(*(self.cache.get(s.key, s.draw) for s in missing))
         self.bytes_drawn += sum(len(self.cache.peek(s.key) or b"") for s in missing)
 
+    def foresee(self, sketches: Sequence[Sketch]) -> None:
+        """Start drawing what of ``sketches`` is not drawn or under way, without waiting: the
+        pictures of a change still being committed, so that the drawing overlaps the commit and
+        the ``ready`` after it finds them made (or under way) instead of starting them then."""
+        for sketch in sketches:
+            self.cache.foresee(sketch.key, sketch.draw)
+
     async def _draw(self, draw: Draw) -> bytes:
         """The cache's drawer: in a worker process, or in a thread if no worker can take it."""
         data, seconds = await self._drawn(draw)

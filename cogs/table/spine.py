@@ -277,6 +277,10 @@ class Spine:
         """
         draft = self.draft(table)
         events, results = self._advance(draft, seat, action)
+        if seat is not None and actor_id is not None and draft.status == "playing":
+            # The click is answered with this seat's panel once the commit lands: its new pictures
+            # are drawn (in a worker process) while the database commits, not after.
+            self.drawing.foresee_panel(draft, seat)
         await self.save(
             table,
             draft,

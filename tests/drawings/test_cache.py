@@ -119,3 +119,52 @@ async def test_a_real_hand_through_the_cache() -> None:
     data = await cache.get(key, lambda: zipzap_cards.hand_png(cards, playable))
     assert data == zipzap_cards.hand_png(cards, playable)
     assert await cache.get(key, lambda: b"never drawn") == data
+
+
+async def test_a_foreseen_picture_is_drawn_once_and_counted_as_its_first_ask() -> None:
+    """A picture foreseen while a change commits: the ask after the commit waits for that drawing
+    (or finds it made) and draws nothing; the drawing counts as that ask's miss, not as a hit.
+    Seen to fail (2 drawings) with ``foresee`` not registering its task in ``_drawing``, and with
+    hits == 1 when the first ask of a foreseen key counted as a hit."""
+    cache = PictureCache()
+    draw = Drawer()
+    draw.release.clear()
+    cache.foresee("hand", draw)
+    cache.foresee("hand", draw)  # already under way: nothing more
+    await asyncio.to_thread(draw.started.wait)
+    ask = asyncio.create_task(cache.get("hand", draw))
+    await asyncio.sleep(0)
+    draw.release.set()
+    assert await ask == draw.data
+    assert draw.calls == 1
+    assert (cache.misses, cache.hits) == (1, 0)
+    assert await cache.get("hand", draw) == draw.data  # a second ask is a hit
+    assert (cache.misses, cache.hits) == (1, 1)
+    # Foreseen and finished before the ask: the ask takes it, still as its miss.
+    other = Drawer(b"y" * 10)
+    cache.foresee("pile", other)
+    while "pile" not in cache:
+        await asyncio.sleep(0.001)
+    assert cache.take("pile") == other.data
+    assert (cache.misses, cache.hits, other.calls) == (2, 1, 1)
+    cache.foresee("pile", other)  # drawn already: nothing
+    assert other.calls == 1
+
+
+async def test_a_foreseen_drawing_that_fails_is_drawn_again_when_asked() -> None:
+    """Seen to fail (the ask raising the foreseen error) with ``foresee`` caching failures."""
+    cache = PictureCache()
+    calls = 0
+
+    def flaky() -> bytes:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("Pillow fell over")
+        return b"ok"
+
+    cache.foresee("k", flaky)
+    while calls == 0 or "k" in cache._drawing:
+        await asyncio.sleep(0.001)
+    assert await cache.get("k", flaky) == b"ok"
+    assert calls == 2 and not cache._foreseen
