@@ -16,7 +16,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -37,6 +37,9 @@ PLAYABLE_EDGE: RGB = (255, 255, 255)
 DIM_TO: RGB = (96, 110, 100)  # a grey felt: a dimmed card keeps its contrast but loses its colour
 ALT_LIMIT = 1024  # Discord's limit on an attachment's description
 COLOURS = 96  # palette size of the PNGs: anti-aliased text needs a few dozen shades
+# Faces drawn once per process and pasted after (plain and faded): a hand or a row is then mostly
+# pastes. A face is 84x120 RGB, 30 KB: 512 of them hold every deck's faces in a worker's memory.
+FACES_KEPT = 512
 
 
 Art = Callable[[ImageDraw.ImageDraw, tuple[int, int, int, int], "Face"], None]
@@ -272,6 +275,23 @@ def _dim(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     image.paste(faded, box[:2])
 
 
+@lru_cache(maxsize=FACES_KEPT)
+def _face_tile(face: Face, art: Art | None, dimmed: bool) -> Image.Image:
+    """``face`` drawn alone on the felt (its corners show it), faded and hatched if ``dimmed``:
+    pasted where a hand or a row shows it, the same pixels as drawing it there. ``art`` is part of
+    the key because a Face's equality leaves its art out."""
+    tile = Image.new("RGB", (CARD_W, CARD_H), BACKGROUND)
+    draw_face(tile, 0, 0, face)
+    if dimmed:
+        _dim(tile, (0, 0, CARD_W, CARD_H))
+    return tile
+
+
+def _paste_face(image: Image.Image, x: int, y: int, face: Face, *, dimmed: bool = False) -> None:
+    """``draw_face`` (and ``_dim``) on the felt, from the faces already drawn."""
+    image.paste(_face_tile(face, face.art, dimmed), (x, y))
+
+
 def _mark_playable(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     # A thick light frame and a notch under the raised card: visible on any face and to anyone.
     draw.rounded_rectangle([x - 4, y - 4, x + CARD_W + 3, y + CARD_H + 3], radius=RADIUS + 3,
@@ -314,11 +334,9 @@ def hand_image(faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: 
         top = PAD + row * (row_h + ROW_GAP)
         mark = marks[index]
         y = top if mark else top + RAISE
-        draw_face(image, x, y, face)
+        _paste_face(image, x, y, face, dimmed=mark is False)
         if mark is True:
             _mark_playable(draw, x, y)
-        elif mark is False:
-            _dim(image, (x, y, x + CARD_W, y + CARD_H))
     return encode(image)
 
 
@@ -340,7 +358,7 @@ def row_image(faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int
         row, column = divmod(index, columns)
         x = PAD + column * (CARD_W + GAP)
         y = PAD + row * (CARD_H + label_h + ROW_GAP)
-        draw_face(image, x, y, face)
+        _paste_face(image, x, y, face)
         if index < len(labels) and labels[index]:
             text = fit_text(draw, labels[index], CARD_W + GAP - 2, 13)
             draw.text(

@@ -9,6 +9,7 @@ Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import cache
 
 from PIL import ImageDraw
 
@@ -96,6 +97,7 @@ def _species_colour(species: int) -> RGB:
     return SPECIES_COLOURS[(species - 1) % len(SPECIES_COLOURS)]
 
 
+@cache  # one closure per species: faces with it are then equal keys of the drawn faces' cache
 def _single_art(species: int) -> Art:
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
         x0, y0, x1, _ = box
@@ -104,6 +106,7 @@ def _single_art(species: int) -> Art:
     return art
 
 
+@cache
 def _double_art(low: int, high: int) -> Art:
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
         x0, y0, x1, y1 = box

@@ -255,3 +255,35 @@ def test_gifttrap_reveal() -> None:
     check(big)
     assert big.alt.startswith("Unwrapped, the latest 8 of 56: seat 2 gave seat 1 the Gift number 48")
     assert gifttrap_cards.reveal_alt([]) == "No gift unwrapped yet."
+
+
+@pytest.mark.parametrize(
+    "faces",
+    [
+        [zipzap_cards.face(c) for c in ZIPZAP_DECK],
+        [zaptrap_cards.face(c, "zaptrap", 13) for c in ZAPTRAP_DECK],
+        [zaptrap_cards.face(c, "kemps", 13) for c in KEMPS_DECK],
+    ],
+    ids=["zipzap", "zaptrap", "kemps"],
+)
+def test_a_face_drawn_once_and_pasted_is_the_face_drawn_in_place(faces: list[Any]) -> None:
+    """Hands and rows paste faces drawn once per process (``_face_tile``): every face, plain and
+    faded, must be what drawing it in place on the felt gives, or a cached face would show other
+    than the card. Up to a few pixels: Pillow rounds an ellipse's fractional corners by where it
+    lands, so an alien's 2.5-pixel eye drawn at x = 10 differs from one drawn at x = 0 by a pixel
+    or two (Zap or Trap's 11+12 double, 3 pixels). Seen to fail with the tile drawn on a white
+    ground (the rounded corners differ: 84 pixels) and with the fading left out of the tile."""
+    from PIL import ImageChops
+
+    from cogs.drawings import cards
+
+    for face in {(f, f.art): f for f in faces}.values():
+        for dimmed in (False, True):
+            in_place = Image.new("RGB", (cards.CARD_W + 20, cards.CARD_H + 20), cards.BACKGROUND)
+            cards.draw_face(in_place, 10, 10, face)
+            if dimmed:
+                cards._dim(in_place, (10, 10, 10 + cards.CARD_W, 10 + cards.CARD_H))
+            pasted = Image.new("RGB", in_place.size, cards.BACKGROUND)
+            cards._paste_face(pasted, 10, 10, face, dimmed=dimmed)
+            changed = ImageChops.difference(in_place, pasted).convert("L").point(lambda v: 255 if v else 0)
+            assert changed.histogram()[255] <= 8, (face.corner, dimmed, changed.histogram()[255])
