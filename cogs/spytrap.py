@@ -404,24 +404,11 @@ class SpyTrapUI:
             ),
         ]
         if chosen:
-            sketches.append(
-                Sketch(
-                    "spytrap-pile.png",
-                    ("spytrap-pile", tuple(card_name(c) for c in chosen)),
-                    partial(spytrap_cards.pile_png, tuple(chosen)),
-                    spytrap_cards.pile_alt(chosen).replace("Your pile,", "Your new pile so far,", 1),
-                )
-            )
+            alt = spytrap_cards.pile_alt(chosen).replace("Your pile,", "Your new pile so far,", 1)
+            sketches.append(_pile_sketch(chosen, alt))
         pile: list[str] = view.get("my_pile") or []
         if pile:
-            sketches.append(
-                Sketch(
-                    "spytrap-pile.png",
-                    ("spytrap-pile", tuple(card_name(c) for c in pile)),
-                    partial(spytrap_cards.pile_png, tuple(pile)),
-                    spytrap_cards.pile_alt(pile),
-                )
-            )
+            sketches.append(_pile_sketch(pile, spytrap_cards.pile_alt(pile)))
         home = view["home"][seat]
         if home:
             sketches.append(
@@ -608,6 +595,16 @@ def _picked(hand: list[str], piles: list[str], nav: str | None) -> list[str]:
     size = len(piles[0].split("-")) - 1
     chosen = [c for c in (nav or "").split("_") if c in hand]
     return list(dict.fromkeys(chosen))[:size]
+
+
+def _pile_sketch(cards: list[str], alt: str) -> Sketch:
+    """A pile as its owner's panel shows it: the one being built, or the one laid face down."""
+    return Sketch(
+        "spytrap-pile.png",
+        ("spytrap-pile", tuple(card_name(c) for c in cards)),
+        partial(spytrap_cards.pile_png, tuple(cards)),
+        alt,
+    )
 
 
 def _ordinal(n: int) -> str:
