@@ -25,9 +25,8 @@ from tests.e2e.simhelpers import (
     watch_uploads,
 )
 from tests.e2e.zaptrap_driver import Person as ZapPerson
-from tests.e2e.zaptrap_driver import current, custom_id_for
-from tests.e2e.zaptrap_driver import open_lobby as open_zaptrap
-from tests.e2e.zipzap_driver import Player, is_over, open_lobby
+from tests.e2e.zaptrap_driver import current, custom_id_for, four_people_in_play
+from tests.e2e.zipzap_driver import Player, open_lobby, play_to_end
 
 
 def panel_version(panel: Any) -> int:
@@ -125,20 +124,16 @@ async def test_over_a_game_an_edit_uploads_only_the_pictures_that_changed(simcor
         table = bot.referee.tables[1]
         players: list[Any] = [Player(alice, channel, t["lobby"]), DmPlayer(bob, t["lobby"])]
         panels_checked = 0
-        for _step in range(4000):
-            if is_over(channel):
-                break
-            for seat, p in enumerate(players):
-                if is_over(channel):
-                    break
-                await p.step()
-                panel = p.panel if seat == 0 else p.panel()
-                if panel is None or table.status != "playing" or panel_version(panel) != table.version:
-                    continue
-                assert pictures_of(env, panel) == await panel_pictures(bot, table, seat)
-                panels_checked += 1
-            await env.advance_time(1.0)
-        assert is_over(channel), "the game did not finish"
+
+        async def check_panel(seat: int, p: Any) -> None:
+            nonlocal panels_checked
+            panel = p.panel if seat == 0 else p.panel()
+            if panel is None or table.status != "playing" or panel_version(panel) != table.version:
+                return
+            assert pictures_of(env, panel) == await panel_pictures(bot, table, seat)
+            panels_checked += 1
+
+        await play_to_end(env, players, channel, on_player=check_panel)
         await env.advance_time(6)  # the last paced table edit
     finally:
         undo()
@@ -166,30 +161,18 @@ async def test_over_a_game_an_edit_uploads_only_the_pictures_that_changed(simcor
 
 # --- the table message: kept across edits, everything once after a restart, refusals ----------
 
-FOUR = ("alice", "bob", "carol", "dave")
 QUIET = 1000.0  # computer players this slow never move within these tests
 
 
 async def zaptrap_in_play(env: Any, bot: Any) -> tuple[dict[str, Any], list[ZapPerson], Any]:
     """Four people at Zap or Trap (nobody computer, so nothing moves unless someone acts), the
     signals chosen, the round dealt and drawn: the table shows the face-up cards as a picture."""
-    bot.referee.new_seed = lambda: 7
     bot.referee.computer_speed = QUIET
-    t = await open_zaptrap(env, seats=4, people=FOUR, cpus=())
-    await t["host"].click(t["lobby"], label="Start")
-    people = [
-        ZapPerson(env, a, t["channel"], t["lobby"], g)
-        for a, g in zip(t["actors"], ("smirk", "wink", "think", "cool"), strict=True)
-    ]
-    for p in people[:2]:
-        await p.step()
-    table = bot.referee.tables[1]
-    assert table.state.phase == "play"
-    for p in people:
-        await p.fresh_panel()
+    t = await four_people_in_play(env, bot)
+    table = t["table"]
     await env.advance_time(2)  # the deal is drawn with the table's next paced edit
     assert pictures_of(env, t["lobby"]) == await table_pictures(bot, table) != {}
-    return t, people, table
+    return t, t["people"], table
 
 
 def on(uploads: list[Upload], message_id: int) -> list[Upload]:

@@ -10,9 +10,15 @@ from sqlalchemy import func, select
 
 from db.models import ActionRow, Game, Signal
 from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
-from tests.e2e.zaptrap_driver import Person, current, custom_id_for, is_over, open_lobby, play_to_end
-
-FOUR = ("alice", "bob", "carol", "dave")
+from tests.e2e.zaptrap_driver import (
+    Person,
+    current,
+    custom_id_for,
+    four_people_in_play,
+    is_over,
+    open_lobby,
+    play_to_end,
+)
 
 
 async def counts(bot: Any) -> tuple[int, int]:
@@ -20,26 +26,6 @@ async def counts(bot: Any) -> tuple[int, int]:
         actions = await s.scalar(select(func.count()).select_from(ActionRow))
         version = await s.scalar(select(Game.version))
         return int(actions or 0), int(version or 0)
-
-
-async def four_people_in_play(env: Any, bot: Any, *, seed: int = 7, **options: Any) -> dict[str, Any]:
-    """Four people (alice & carol against bob & dave), nobody computer, so nothing moves unless
-    someone clicks; alice and bob choose their teams' signals and the round is dealt."""
-    bot.referee.new_seed = lambda: seed
-    t = await open_lobby(env, seats=4, people=FOUR, cpus=(), **options)
-    await t["host"].click(t["lobby"], label="Start")
-    people = [
-        Person(env, a, t["channel"], t["lobby"], g)
-        for a, g in zip(t["actors"], ("smirk", "wink", "think", "cool"), strict=True)
-    ]
-    for p in people[:2]:
-        await p.step()
-    t["people"] = people
-    t["table"] = bot.referee.tables[1]
-    assert t["table"].state.phase == "play"
-    for p in people:
-        await p.fresh_panel()
-    return t
 
 
 @pytest.mark.simcord(settle_timeout=20)

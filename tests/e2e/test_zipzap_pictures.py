@@ -16,7 +16,7 @@ import pytest
 
 from rules.zipzap.cards import card_name
 from tests.e2e.simhelpers import alt_texts, buttons
-from tests.e2e.zipzap_driver import Player, is_over, open_lobby
+from tests.e2e.zipzap_driver import Player, is_over, open_lobby, play_to_end
 
 HAND_SEATS = (0, 1)  # alice and bob; seat 2 is the computer
 
@@ -115,43 +115,42 @@ async def test_a_whole_game_shows_the_pile_and_each_hand_as_pictures_with_alt_te
     table_message = t["lobby"]
     players = [Player(alice, channel, table_message), Player(bob, channel, table_message)]
     panels_checked = tables_checked = 0
-    for _step in range(4000):
-        if is_over(channel):
-            break
-        for seat, p in enumerate(players):
-            if is_over(channel):
-                break
-            await p.step()
-            if p.panel is None or is_over(channel):
-                continue
-            version = panel_version(p.panel)
-            if (version, seat) not in hands:
-                continue  # drawn before the first commit we saw (the Start)
-            hand, legal, marking = hands[(version, seat)]
-            alts = alt_texts(p.panel)
-            assert attached(p.panel) == referred_files(p.panel)
-            if not hand:
-                assert alts == []
-                continue
-            (alt,) = alts
-            words, marked = hand_in_words(alt)
-            assert words == [card_name(c) for c in hand], (alt, hand)
-            names = {a.split("+")[0] for a in legal}
-            can = [
-                c
-                for c in hand
-                if c in names or (c.startswith("Z") and ("Z" in names or any("+Z" in a for a in legal)))
-            ]
-            assert marked == ([card_name(c) for c in can] if marking else []), (alt, sorted(legal))
-            panels_checked += 1
-        await env.advance_time(1.0)
+
+    async def check_panel(seat: int, p: Player) -> None:
+        nonlocal panels_checked
+        if p.panel is None or is_over(channel):
+            return
+        version = panel_version(p.panel)
+        if (version, seat) not in hands:
+            return  # drawn before the first commit we saw (the Start)
+        hand, legal, marking = hands[(version, seat)]
+        alts = alt_texts(p.panel)
+        assert attached(p.panel) == referred_files(p.panel)
+        if not hand:
+            assert alts == []
+            return
+        (alt,) = alts
+        words, marked = hand_in_words(alt)
+        assert words == [card_name(c) for c in hand], (alt, hand)
+        names = {a.split("+")[0] for a in legal}
+        can = [
+            c
+            for c in hand
+            if c in names or (c.startswith("Z") and ("Z" in names or any("+Z" in a for a in legal)))
+        ]
+        assert marked == ([card_name(c) for c in can] if marking else []), (alt, sorted(legal))
+        panels_checked += 1
+
+    async def check_table(_steps: int) -> None:
+        nonlocal tables_checked
         shown = current(channel, table_message)
         table_alts = alt_texts(shown)
         assert attached(shown) == referred_files(shown)
         if table_alts:
             assert table_alts[0] in set(piles.values()), table_alts
             tables_checked += 1
-    assert is_over(channel), "the game did not finish"
+
+    await play_to_end(env, players, channel, on_player=check_panel, on_step=check_table)
     await env.advance_time(6)  # the last paced table edit
     table = simcord_bot.referee.messages.closed[1]
     final = expected_table_alt(table.state.view(None))

@@ -212,3 +212,26 @@ async def play_to_end(
             p.clock += tick
         steps += 1
     return steps
+
+
+FOUR = ("alice", "bob", "carol", "dave")
+
+
+async def four_people_in_play(env: Any, bot: Any, *, seed: int = 7, **options: Any) -> dict[str, Any]:
+    """Four people (alice & carol against bob & dave), nobody computer, so nothing moves unless
+    someone clicks; alice and bob choose their teams' signals and the round is dealt."""
+    bot.referee.new_seed = lambda: seed
+    t = await open_lobby(env, seats=4, people=FOUR, cpus=(), **options)
+    await t["host"].click(t["lobby"], label="Start")
+    people = [
+        Person(env, a, t["channel"], t["lobby"], g)
+        for a, g in zip(t["actors"], ("smirk", "wink", "think", "cool"), strict=True)
+    ]
+    for p in people[:2]:
+        await p.step()
+    t["people"] = people
+    t["table"] = bot.referee.tables[1]
+    assert t["table"].state.phase == "play"
+    for p in people:
+        await p.fresh_panel()
+    return t

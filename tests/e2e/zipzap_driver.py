@@ -72,20 +72,25 @@ class Player:
 
 async def play_to_end(
     env: Any,
-    players: list[Player],
+    players: list[Any],
     channel: Any,
     *,
     max_steps: int = 4000,
     tick: float = 1.0,
     on_step: Any = None,
+    on_player: Any = None,
 ) -> int:
+    """Every player steps (``on_player(seat, player)`` after each one's step), then
+    ``on_step(steps)``, then the clock moves on ``tick`` seconds; until the final results."""
     steps = 0
     while not is_over(channel):
         assert steps < max_steps, "the game did not finish"
-        for p in players:
+        for seat, p in enumerate(players):
             if is_over(channel):
                 break
             await p.step()
+            if on_player is not None:
+                await on_player(seat, p)
         if on_step is not None:
             await on_step(steps)
         await env.advance_time(tick)
