@@ -121,6 +121,11 @@ class PictureCache:
         if pending is not None:
             # Someone is drawing this already: wait for their bytes (no second drawing).
             self._asked(key)
+            if pending.done():
+                # Done, but its callback has not stored it yet (awaiting a done task does not
+                # yield): store it now, since the caller may next take it without awaiting.
+                self._finish(key, pending)
+                return pending.result()
             return await asyncio.shield(pending)
         return await asyncio.shield(self._start(key, draw))
 
@@ -154,7 +159,9 @@ class PictureCache:
             self._store(key, data)
 
     def _finish(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
-        self._drawing.pop(key, None)
+        if self._drawing.get(key) is not done:
+            return  # finished already, by an ask that found it done before this callback ran
+        del self._drawing[key]
         if done.cancelled() or done.exception() is not None:
             self._foreseen.discard(key)
             return  # not cached: the next ask draws again (the askers got the error)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -168,3 +169,24 @@ async def test_a_foreseen_drawing_that_fails_is_drawn_again_when_asked() -> None
         await asyncio.sleep(0.001)
     assert await cache.get("k", flaky) == b"ok"
     assert calls == 2 and not cache._foreseen
+
+
+async def test_an_ask_that_finds_the_drawing_just_done_leaves_it_cached() -> None:
+    """A drawing's task can be done while its own callback (which stores the bytes) has not run
+    yet: an ask in between must still leave the bytes in the cache, since the panel drawn right
+    after it takes them from there without awaiting (else they are drawn again on the event
+    loop: ``drawn_on_loop`` in test_kept_pictures). Seen to fail (peek None) with ``get``
+    awaiting the done task without storing it."""
+
+    async def at_once(draw: Any) -> bytes:
+        return draw()
+
+    cache = PictureCache(drawer=at_once)
+    cache.foresee("hand", lambda: b"hand")
+    await asyncio.sleep(0)  # the drawing's task runs and ends; its callback is only scheduled
+    pending = cache._drawing.get("hand")
+    assert pending is not None and pending.done() and "hand" not in cache, "the window under test"
+    assert await cache.get("hand", lambda: b"again") == b"hand"
+    assert cache.peek("hand") == b"hand"
+    await asyncio.sleep(0)  # the callback runs after all: nothing stored twice
+    assert cache.size == len(b"hand") and not cache._drawing
