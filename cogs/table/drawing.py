@@ -168,15 +168,16 @@ class TableDrawing:
         text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
-    async def ready(self, table: Table) -> Drawing:
+    async def ready(self, table: Table, *, for_click: bool = False) -> Drawing:
         """``draw``, with what takes long to make (Trap's board image) made first, off the event
-        loop. Hold the table's lock while calling it, so both are of committed state."""
+        loop. Hold the table's lock while calling it, so both are of committed state.
+        ``for_click``: a person waits for it (their pictures go to the workers first)."""
         prepare = getattr(self.uis[table.game.key], "prepare_files", None)
         with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
         if prepare is not None and with_files and (slow := prepare(table)) is not None:
             await slow
         if with_files:
-            await self.art.ready(self._sketches(table))
+            await self.art.ready(self._sketches(table), for_click=for_click)
         return self.draw(table)
 
     def _sketches(self, table: Table) -> list[Sketch]:
@@ -187,11 +188,13 @@ class TableDrawing:
         hook = getattr(self.uis[table.game.key], "panel_sketches", None)
         return list(hook(table, seat, nav)) if hook is not None and table.state is not None else []
 
-    async def prepare_panel(self, table: Table, seat: int, nav: str | None = None) -> None:
+    async def prepare_panel(
+        self, table: Table, seat: int, nav: str | None = None, *, for_click: bool = False
+    ) -> None:
         """Draw the seat's panel pictures off the event loop (in worker processes), so that drawing
         the panel (which does not await) finds them made. Hold the table's lock: they are of
-        committed state."""
-        await self.art.ready(self._panel_sketches(table, seat, nav))
+        committed state. ``for_click``: the panel answers a click (its pictures go first)."""
+        await self.art.ready(self._panel_sketches(table, seat, nav), for_click=for_click)
 
     def foresee_panel(self, draft: Table, seat: int) -> None:
         """Start drawing the pictures ``seat``'s panel will show once ``draft`` is committed (a
@@ -266,7 +269,7 @@ class TableDrawing:
         """`/table status`, with what takes long to draw (Trap's board) made first, off the event
         loop. Hold the table's lock while calling it."""
         if table.status != "lobby":
-            await self.ready(table)
+            await self.ready(table, for_click=True)  # the person who asked waits for it
         return self.status_drawing(table)
 
     def status_drawing(self, table: Table) -> Drawing:

@@ -191,7 +191,7 @@ class Entry:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
-            drawing = await self.spine.drawing.ready(table)
+            drawing = await self.spine.drawing.ready(table, for_click=True)
             if note and table.status == "lobby":
                 drawing.embed = self.spine.lobby.embed(table, note)
             try:
@@ -346,7 +346,7 @@ class Entry:
         # edit booked by the change then finds it drawn already and sends nothing).
         try:
             if self._on_table_message(interaction, table) and table.table_message_id is not None:
-                drawing = await self.spine.drawing.ready(table)
+                drawing = await self.spine.drawing.ready(table, for_click=True)
                 await self.spine.messages.answer_click(interaction, table, table.table_message_id, drawing)
             else:
                 await interaction.response.defer()  # a silent acknowledgement keeps the channel quiet

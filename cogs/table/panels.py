@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -43,6 +43,14 @@ log = logging.getLogger(__name__)
 PANEL_REFRESH = timedelta(seconds=1)
 # Interaction tokens die after 15 minutes; stop editing a panel a little before that.
 PANEL_TOKEN_LIFETIME = timedelta(minutes=14)
+
+
+class Prepare(Protocol):
+    """Draws a seat's panel pictures before the panel is drawn (TableDrawing.prepare_panel)."""
+
+    def __call__(
+        self, table: Table, seat: int, nav: str | None, *, for_click: bool = False
+    ) -> Awaitable[None]: ...
 
 
 @dataclass
@@ -112,7 +120,7 @@ class Panels:
         *,
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
-        prepare: Callable[[Table, int, str | None], Awaitable[None]] | None = None,
+        prepare: Prepare | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
@@ -239,10 +247,13 @@ class Panels:
                 self._keep(table_id, seat, panel)  # a game-over edit must still land too
                 raise TryLater(error) from error
 
-    async def prepare(self, table: Table, seat: int, nav: str | None = None) -> None:
-        """Make the seat's pictures before its panel is drawn (off the loop, cached by content)."""
+    async def prepare(
+        self, table: Table, seat: int, nav: str | None = None, *, for_click: bool = False
+    ) -> None:
+        """Make the seat's pictures before its panel is drawn (off the loop, cached by content);
+        ``for_click``: the panel answers a click, so its pictures are drawn before others."""
         if self._prepare is not None and table.state is not None:
-            await self._prepare(table, seat, nav)
+            await self._prepare(table, seat, nav, for_click=for_click)
 
     async def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
@@ -254,7 +265,7 @@ class Panels:
         if panel is None or panel.stamp != stamp or table.status != "playing" or table.state is None:
             return False
         if panel.current != table.version:
-            await self.prepare(table, seat, panel.nav)
+            await self.prepare(table, seat, panel.nav, for_click=True)  # a click waits on it
             if shown(self._draw(table, seat, None, panel.nav)) != panel.shown:
                 return False
             panel.current = table.version
@@ -274,7 +285,7 @@ class Panels:
     ) -> bool:
         """Answer with the seat's panel. False if Discord refused the answer (the caller decides
         whether anything else must be said another way); the change behind it stands."""
-        await self.prepare(table, seat, nav)
+        await self.prepare(table, seat, nav, for_click=True)
         drawing = self._draw(table, seat, note, nav)
         clicked = interaction.message.id if edit and interaction.message is not None else None
         previous = self.get(table.id, seat)
@@ -354,6 +365,7 @@ class Panels:
     async def send_dm(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> bool:
         """The seat's panel by DM. Returns False (after answering with the panel here) when the
         person's DMs are closed."""
+        await self.prepare(table, seat, None, for_click=True)
         drawing = self._draw(table, seat, None, None)
         try:
             message = await interaction.user.send(

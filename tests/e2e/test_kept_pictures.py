@@ -141,6 +141,7 @@ async def test_over_a_game_an_edit_uploads_only_the_pictures_that_changed(simcor
     assert pictures_of(env, t["lobby"]) == await table_pictures(bot, table)
     assert panels_checked > 20, panels_checked
     check_each_edit(uploads)
+    assert bot.referee.drawing.art.drawn_on_loop == 0, "every panel's pictures were drawn off the loop"
 
     def kind(u: Upload) -> str:
         if u.path.endswith("/callback"):
