@@ -573,6 +573,8 @@ async def scenario(
             undo.append(watch_simcord(_CLICK.get, probe))
             art = bot.referee.drawing.art
             art.draw_seconds.clear()
+            art.click_waits.clear()
+            art.background_waits.clear()
             hits0, misses0, on_loop0 = art.cache.hits, art.cache.misses, art.drawn_on_loop
             in_thread0 = art.drawn_in_thread
             GC_PAUSES.clear()
@@ -702,6 +704,8 @@ async def scenario(
                 "uploads_per_action": round(probe.uploads / actions, 3) if actions else None,
                 "upload_bytes_per_action": round(probe.upload_bytes / actions) if actions else None,
                 "picture_draw": summary_ms(list(art.draw_seconds)),
+                "picture_wait_click": summary_ms(list(art.click_waits)),
+                "picture_wait_background": summary_ms(list(art.background_waits)),
                 "picture_cache_hit_rate": round(hits / (hits + misses), 3) if hits + misses else None,
                 "picture_cache_asks": hits + misses,
                 "drawn_on_loop": art.drawn_on_loop - on_loop0,
@@ -902,6 +906,9 @@ SPREAD = (
     "uploads_per_action",
     "picture_draw.p50_ms",
     "picture_draw.p99_ms",
+    "picture_wait_click.p50_ms",
+    "picture_wait_click.p99_ms",
+    "picture_wait_background.p99_ms",
     "picture_cache_hit_rate",
     "drawn_on_loop",
     "drawn_in_thread",
@@ -1050,8 +1057,8 @@ def tables(result: dict[str, Any]) -> list[Table]:
     t.notes.extend(notes)
     art = Table(
         "Card art in the play phase (cogs/table/pictures.py) — median [min–max] over the runs",
-        ["tables", "KB uploaded/act", "files/act", "draw p50 ms", "draw p99 ms", "cache hit rate",
-         "drawn on loop", "drawn in thread"],
+        ["tables", "KB uploaded/act", "files/act", "draw p50 ms", "draw p99 ms", "click's wait p50",
+         "click's wait p99", "others' wait p99", "cache hit rate", "drawn on loop", "drawn in thread"],
     )  # fmt: skip
     for size, scenario_result in result["scenarios"].items():
         s = scenario_result["spread"]
@@ -1064,6 +1071,9 @@ def tables(result: dict[str, Any]) -> list[Table]:
             fmt_spread(s["uploads_per_action"], 2),
             fmt_spread(s["picture_draw.p50_ms"], 2),
             fmt_spread(s["picture_draw.p99_ms"], 2),
+            fmt_spread(s.get("picture_wait_click.p50_ms"), 1),
+            fmt_spread(s.get("picture_wait_click.p99_ms"), 1),
+            fmt_spread(s.get("picture_wait_background.p99_ms"), 1),
             fmt_spread(s["picture_cache_hit_rate"], 3),
             fmt_spread(s["drawn_on_loop"], 0),
             fmt_spread(s.get("drawn_in_thread"), 0),
@@ -1071,9 +1081,11 @@ def tables(result: dict[str, Any]) -> list[Table]:
     art.notes.append(
         "KB uploaded/act = bytes of the files in the bot's REST calls (table edits, panel answers and"
         " edits) per committed action; draw = one Sketch.draw in its worker process; hit rate = asks of"
-        " the content cache answered without drawing; drawn on loop = pictures drawn on the event loop"
-        " (should be 0); drawn in thread = pictures no worker process could take, drawn in the bot's"
-        " own drawing threads (should be 0)"
+        " the content cache answered without drawing; wait = from asking a worker to having the bytes (the"
+        " turn, the pipe, the drawing), for drawings a click waited on (its answer, or foreseen during"
+        " its commit) and for the others (table redraws, other seats' panels); drawn on loop = pictures"
+        " drawn on the event loop (should be 0); drawn in thread = pictures no worker process could"
+        " take, drawn in the bot's own drawing threads (should be 0)"
     )
     t.notes.append(
         "times in ms, from receipt to answered; committed = clicks that committed a change, refused ="

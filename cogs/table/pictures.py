@@ -27,6 +27,7 @@ import heapq
 import itertools
 import logging
 import pickle
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Hashable, Sequence
 from contextlib import asynccontextmanager
@@ -137,6 +138,10 @@ class Pictures:
         # Seconds each drawing took where it was drawn, the latest ones only (the bench's drawing
         # p50/p99; bounded so a long-running bot keeps no growing list).
         self.draw_seconds: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
+        # Seconds from asking a worker to having the bytes (its turn, the pipe and the drawing),
+        # for drawings a click waited on and for the others: the bench's picture waits.
+        self.click_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
+        self.background_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
 
     async def ready(self, sketches: Sequence[Sketch], *, for_click: bool = False) -> None:
         """Draw, off the event loop, what of ``sketches`` is not in the cache yet; ``for_click``:
@@ -170,8 +175,11 @@ class Pictures:
 
     async def _draw(self, draw: Draw) -> bytes:
         """The cache's drawer: in a worker process, or in a thread if no worker can take it."""
+        asked = time.perf_counter()
         data, seconds = await self._drawn(draw)
         self.draw_seconds.append(seconds)
+        waits = self.click_waits if _FOR_A_CLICK.get() else self.background_waits
+        waits.append(time.perf_counter() - asked)
         return data
 
     async def _drawn(self, draw: Draw) -> tuple[bytes, float]:
