@@ -172,13 +172,18 @@ class TableDrawing:
         """``draw``, with what takes long to make (Trap's board image) made first, off the event
         loop. Hold the table's lock while calling it, so both are of committed state.
         ``for_click``: a person waits for it (their pictures go to the workers first)."""
+        await self.prepare_table(table, for_click=for_click)
+        return self.draw(table)
+
+    async def prepare_table(self, table: Table, *, for_click: bool = False) -> None:
+        """Make what the table message shows that takes long (pictures, Trap's board), off the
+        event loop, without drawing it."""
         prepare = getattr(self.uis[table.game.key], "prepare_files", None)
         with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
         if prepare is not None and with_files and (slow := prepare(table)) is not None:
             await slow
         if with_files:
             await self.art.ready(self._sketches(table), for_click=for_click)
-        return self.draw(table)
 
     def _sketches(self, table: Table) -> list[Sketch]:
         hook = getattr(self.uis[table.game.key], "table_sketches", None)

@@ -168,6 +168,7 @@ class TableMessages:
         draw: Callable[[Table], Awaitable[Drawing]],
         unreachable: Callable[[Table, Failure], None],
         reached: Callable[[Table], None],
+        prepare: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -176,6 +177,7 @@ class TableMessages:
         self.effects = Effects(scheduler)
         self._lookup = lookup
         self._draw = draw
+        self._prepare = prepare
         self._unreachable = unreachable
         self._reached = reached
         # What each table message shows now, so an edit that would send exactly that again (a
@@ -310,6 +312,12 @@ class TableMessages:
         self._rendering.add(table.id)
         retry: BaseException | None = None
         try:
+            # The pictures first, without the lock: waiting behind the drawings clicks wait for
+            # (cogs/table/pictures.py Turns), they must not hold this table's clicks up. What the
+            # table shows without the lock is committed (a change adopts its draft in one step);
+            # under it, the drawing finds them made, or makes what changed meanwhile.
+            if self._prepare is not None:
+                await self._prepare(table)
             # Draw under the lock, so a change half-way through its commit is never drawn; send
             # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
             # made off the loop: the referee's ``draw`` awaits it.)

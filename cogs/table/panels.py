@@ -181,6 +181,10 @@ class Panels:
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
             self.forget(table_id, seat)
             return
+        if table.status == "playing" and panel.current != table.version:
+            # Its pictures first, without the lock (as TableMessages._render does): a refresh
+            # waits behind clicks' drawings, and must not hold the table's clicks up meanwhile.
+            await self.prepare(table, seat, panel.nav)
         async with table.lock:  # only committed state is drawn
             if panel.current == table.version:
                 return  # a click's own answer already drew this version, or it looks the same

@@ -88,6 +88,7 @@ class Spine:
             scheduler,
             lookup=self.tables.get,
             draw=self.drawing.ready,
+            prepare=self.drawing.prepare_table,
             unreachable=self._on_unreachable,
             reached=self._on_reached,
         )

@@ -9,6 +9,7 @@ else: the cache is keyed by content, and every message is drawn from committed s
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -62,4 +63,58 @@ async def test_the_clickers_new_pictures_are_drawn_while_the_commit_runs(simcord
         await env.advance_time(1.0)
     assert checked >= 4, checked
     assert art.drawn_on_loop == 0
+    assert not env.errors
+
+
+async def _waits_for_its_turn_unlocked(env: Any, bot: Any, table: Any, job: Any) -> None:
+    """Run ``job`` (a background redraw of ``table``) with every turn at the picture workers
+    taken: it must wait for its pictures without holding the table's lock, then finish once the
+    turns come free."""
+    art = bot.referee.drawing.art
+    art.cache.clear()  # what the table shows must be drawn again
+    turns = art.turns
+    taken = turns.size - turns.busy
+    turns.busy = turns.size  # as if clicks' drawings held every worker
+    task = asyncio.ensure_future(job())
+    try:
+        for _ in range(200):
+            await asyncio.sleep(0)
+            if turns.waiting:
+                break
+        assert turns.waiting, "the redraw never asked for a drawing"
+        assert not table.lock.locked(), "it waits for its turn holding the table's lock"
+    finally:
+        for _ in range(taken):
+            turns._pass_on()
+    async with asyncio.timeout(10):
+        await task
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_background_redraw_waits_for_its_pictures_without_the_tables_lock(simcord_env, simcord_bot):
+    """Drawings a click waits for go to the workers first (cogs/table/pictures.py Turns), so a
+    table redraw or another seat's panel refresh may wait for its pictures: it must not hold the
+    table's lock meanwhile, or a click on that table waits behind a drawing that waits behind
+    clicks. Seen to fail ("it waits for its turn holding the table's lock") with the pictures
+    made under the lock in ``TableMessages._render`` (the ``prepare`` call removed), and the
+    same for ``Panels._refresh``."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 11
+    t = await open_lobby(env, seats=2, rounds=1, cpu=None)
+    channel, (alice, _bob) = t["channel"], t["actors"]
+    await alice.click(t["lobby"], label="Start")
+    referee = bot.referee
+    table = referee.tables[max(referee.tables)]
+    player = Player(alice, channel, t["lobby"])
+    await player.open_hand()
+    await env.advance_time(2)
+
+    await _waits_for_its_turn_unlocked(
+        env, bot, table, lambda: referee.messages._render(table.id, force=True)
+    )
+    panel = referee.panels.get(table.id, 0)
+    assert panel is not None, "alice's panel is open"
+    panel.current = -1  # it shows an older version: a refresh redraws it
+    await _waits_for_its_turn_unlocked(env, bot, table, lambda: referee.panels._refresh(table.id, 0))
+    assert referee.drawing.art.drawn_on_loop == 0
     assert not env.errors
