@@ -96,12 +96,14 @@ class PictureCache:
         asked = self.hits + self.misses
         return self.hits / asked if asked else 0.0
 
-    def take(self, key: Hashable) -> bytes | None:
-        """The cached bytes, counted as a hit and kept as recently used; None if not cached (then
-        ``get`` draws them). For callers that may skip awaiting anything on a hit."""
+    def take(self, key: Hashable, *, counted: bool = True) -> bytes | None:
+        """The cached bytes, counted as a hit (unless not ``counted``: the same asker asking
+        again) and kept as recently used; None if not cached (then ``get`` draws them). For
+        callers that may skip awaiting anything on a hit."""
         cached = self._items.get(key)
         if cached is not None:
-            self._asked(key)
+            if counted:
+                self._asked(key)
             self._items.move_to_end(key)
         return cached
 

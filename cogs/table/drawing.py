@@ -168,14 +168,15 @@ class TableDrawing:
         text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
-    async def ready(self, table: Table, *, for_click: bool = False) -> Drawing:
+    async def ready(self, table: Table, *, for_click: bool = False, counted: bool = True) -> Drawing:
         """``draw``, with what takes long to make (Trap's board image) made first, off the event
         loop. Hold the table's lock while calling it, so both are of committed state.
-        ``for_click``: a person waits for it (their pictures go to the workers first)."""
-        await self.prepare_table(table, for_click=for_click)
+        ``for_click``: a person waits for it (their pictures go to the workers first); not
+        ``counted``: asked for just before (``prepare_table``), see ``Pictures.ready``."""
+        await self.prepare_table(table, for_click=for_click, counted=counted)
         return self.draw(table)
 
-    async def prepare_table(self, table: Table, *, for_click: bool = False) -> None:
+    async def prepare_table(self, table: Table, *, for_click: bool = False, counted: bool = True) -> None:
         """Make what the table message shows that takes long (pictures, Trap's board), off the
         event loop, without drawing it."""
         prepare = getattr(self.uis[table.game.key], "prepare_files", None)
@@ -183,7 +184,7 @@ class TableDrawing:
         if prepare is not None and with_files and (slow := prepare(table)) is not None:
             await slow
         if with_files:
-            await self.art.ready(self._sketches(table), for_click=for_click)
+            await self.art.ready(self._sketches(table), for_click=for_click, counted=counted)
 
     def _sketches(self, table: Table) -> list[Sketch]:
         hook = getattr(self.uis[table.game.key], "table_sketches", None)
@@ -194,12 +195,18 @@ class TableDrawing:
         return list(hook(table, seat, nav)) if hook is not None and table.state is not None else []
 
     async def prepare_panel(
-        self, table: Table, seat: int, nav: str | None = None, *, for_click: bool = False
+        self,
+        table: Table,
+        seat: int,
+        nav: str | None = None,
+        *,
+        for_click: bool = False,
+        counted: bool = True,
     ) -> None:
         """Draw the seat's panel pictures off the event loop (in worker processes), so that drawing
         the panel (which does not await) finds them made. Hold the table's lock: they are of
         committed state. ``for_click``: the panel answers a click (its pictures go first)."""
-        await self.art.ready(self._panel_sketches(table, seat, nav), for_click=for_click)
+        await self.art.ready(self._panel_sketches(table, seat, nav), for_click=for_click, counted=counted)
 
     def foresee_panel(self, draft: Table, seat: int) -> None:
         """Start drawing the pictures ``seat``'s panel will show once ``draft`` is committed (a

@@ -165,7 +165,7 @@ class TableMessages:
         scheduler: Scheduler,
         *,
         lookup: Callable[[int], Table | None],
-        draw: Callable[[Table], Awaitable[Drawing]],
+        draw: Callable[..., Awaitable[Drawing]],
         unreachable: Callable[[Table, Failure], None],
         reached: Callable[[Table], None],
         prepare: Callable[[Table], Awaitable[None]] | None = None,
@@ -322,7 +322,7 @@ class TableMessages:
             # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
             # made off the loop: the referee's ``draw`` awaits it.)
             async with table.lock:
-                drawing = await self._draw(table)
+                drawing = await self._draw(table, counted=self._prepare is None)
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
             if shows is None or (shows.message_id, shows.fingerprint) != (message_id, fingerprint(drawing)):

@@ -49,7 +49,7 @@ class Prepare(Protocol):
     """Draws a seat's panel pictures before the panel is drawn (TableDrawing.prepare_panel)."""
 
     def __call__(
-        self, table: Table, seat: int, nav: str | None, *, for_click: bool = False
+        self, table: Table, seat: int, nav: str | None, *, for_click: bool = False, counted: bool = True
     ) -> Awaitable[None]: ...
 
 
@@ -181,7 +181,8 @@ class Panels:
         if person is None or person.is_computer or now - panel.opened > PANEL_TOKEN_LIFETIME:
             self.forget(table_id, seat)
             return
-        if table.status == "playing" and panel.current != table.version:
+        asked = table.status == "playing" and panel.current != table.version
+        if asked:
             # Its pictures first, without the lock (as TableMessages._render does): a refresh
             # waits behind clicks' drawings, and must not hold the table's clicks up meanwhile.
             await self.prepare(table, seat, panel.nav)
@@ -189,7 +190,7 @@ class Panels:
             if panel.current == table.version:
                 return  # a click's own answer already drew this version, or it looks the same
             if table.status == "playing":
-                await self.prepare(table, seat, panel.nav)
+                await self.prepare(table, seat, panel.nav, counted=not asked)
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
                 drawing = over_drawing()
@@ -252,12 +253,18 @@ class Panels:
                 raise TryLater(error) from error
 
     async def prepare(
-        self, table: Table, seat: int, nav: str | None = None, *, for_click: bool = False
+        self,
+        table: Table,
+        seat: int,
+        nav: str | None = None,
+        *,
+        for_click: bool = False,
+        counted: bool = True,
     ) -> None:
         """Make the seat's pictures before its panel is drawn (off the loop, cached by content);
         ``for_click``: the panel answers a click, so its pictures are drawn before others."""
         if self._prepare is not None and table.state is not None:
-            await self._prepare(table, seat, nav, for_click=for_click)
+            await self._prepare(table, seat, nav, for_click=for_click, counted=counted)
 
     async def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it

@@ -143,13 +143,17 @@ class Pictures:
         self.click_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
         self.background_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
 
-    async def ready(self, sketches: Sequence[Sketch], *, for_click: bool = False) -> None:
+    async def ready(
+        self, sketches: Sequence[Sketch], *, for_click: bool = False, counted: bool = True
+    ) -> None:
         """Draw, off the event loop, what of ``sketches`` is not in the cache yet; ``for_click``:
-        a person's click waits for them, so they go to the workers first."""
+        a person's click waits for them, so they go to the workers first. Not ``counted``: the
+        same redraw asking again under the table's lock (they were asked for, and counted, just
+        before it), so the bench's hit rate counts each redraw's asks once."""
         # Most asks are hits (a redraw of an unchanged hand): those make no task to gather. Each
         # task a click makes costs the event loop (and SimCord's settling, in the bench, scans
         # every live task each time one finishes).
-        missing = [s for s in sketches if self.cache.take(s.key) is None]
+        missing = [s for s in sketches if self.cache.take(s.key, counted=counted) is None]
         if not missing:
             return
         token = _FOR_A_CLICK.set(for_click)

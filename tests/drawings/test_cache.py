@@ -190,3 +190,15 @@ async def test_an_ask_that_finds_the_drawing_just_done_leaves_it_cached() -> Non
     assert cache.peek("hand") == b"hand"
     await asyncio.sleep(0)  # the callback runs after all: nothing stored twice
     assert cache.size == len(b"hand") and not cache._drawing
+
+
+async def test_an_ask_again_is_not_counted() -> None:
+    """A redraw asks for its pictures before taking the table's lock and again under it
+    (cogs/table/messages.py): the second ask is not a hit of the content cache. Seen to fail
+    (hits 1) with ``take`` counting regardless of ``counted``."""
+    cache = PictureCache()
+    await cache.get("pile", Drawer())
+    assert cache.take("pile", counted=False) is not None
+    assert (cache.misses, cache.hits) == (1, 0)
+    assert cache.take("pile") is not None
+    assert (cache.misses, cache.hits) == (1, 1)
