@@ -120,13 +120,14 @@ class Panels:
         *,
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
-        prepare: Prepare | None = None,
+        prepare: Prepare,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
         self._draw = draw
-        # Draws the seat's pictures off the event loop before ``draw`` (which does not await).
-        self._prepare = prepare
+        # Draws the seat's pictures off the event loop before ``draw`` (which does not await);
+        # ``for_click``: the panel answers a click, so its pictures are drawn before others.
+        self.prepare = prepare
         # table id → seat → its open panel: a change looks only at its own table's panels.
         self.open: dict[int, dict[int, OpenPanel]] = {}
         self.dm_budget = EditBudget()  # per DM channel
@@ -251,20 +252,6 @@ class Panels:
                 panel.current, panel.shown = -1, None
                 self._keep(table_id, seat, panel)  # a game-over edit must still land too
                 raise TryLater(error) from error
-
-    async def prepare(
-        self,
-        table: Table,
-        seat: int,
-        nav: str | None = None,
-        *,
-        for_click: bool = False,
-        counted: bool = True,
-    ) -> None:
-        """Make the seat's pictures before its panel is drawn (off the loop, cached by content);
-        ``for_click``: the panel answers a click, so its pictures are drawn before others."""
-        if self._prepare is not None and table.state is not None:
-            await self._prepare(table, seat, nav, for_click=for_click, counted=counted)
 
     async def still_shown(self, table: Table, seat: int, stamp: int) -> bool:
         """Whether a click from a panel drawn at version ``stamp`` still means what it meant: it
