@@ -168,7 +168,7 @@ class TableMessages:
         draw: Callable[..., Awaitable[Drawing]],
         unreachable: Callable[[Table, Failure], None],
         reached: Callable[[Table], None],
-        prepare: Callable[[Table], Awaitable[None]] | None = None,
+        prepare: Callable[[Table], Awaitable[None]],
     ) -> None:
         self.bot = bot
         self.store = store
@@ -316,13 +316,12 @@ class TableMessages:
             # (cogs/table/pictures.py Turns), they must not hold this table's clicks up. What the
             # table shows without the lock is committed (a change adopts its draft in one step);
             # under it, the drawing finds them made, or makes what changed meanwhile.
-            if self._prepare is not None:
-                await self._prepare(table)
+            await self._prepare(table)
             # Draw under the lock, so a change half-way through its commit is never drawn; send
             # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
             # made off the loop: the referee's ``draw`` awaits it.)
             async with table.lock:
-                drawing = await self._draw(table, counted=self._prepare is None)
+                drawing = await self._draw(table, counted=False)  # asked for just above
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
             if shows is None or (shows.message_id, shows.fingerprint) != (message_id, fingerprint(drawing)):
