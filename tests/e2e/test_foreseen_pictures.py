@@ -13,8 +13,9 @@ import asyncio
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
-from tests.e2e.simhelpers import alt_texts, playable
+from tests.e2e.simhelpers import alt_texts, playable, reply_text
 from tests.e2e.zipzap_driver import Player, open_lobby
 
 
@@ -117,4 +118,51 @@ async def test_a_background_redraw_waits_for_its_pictures_without_the_tables_loc
     panel.current = -1  # it shows an older version: a refresh redraws it
     await _waits_for_its_turn_unlocked(env, bot, table, lambda: referee.panels._refresh(table.id, 0))
     assert referee.drawing.art.drawn_on_loop == 0
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_card_whose_commit_fails_is_not_shown_and_the_next_click_counts(simcord_env, simcord_bot):
+    """The write of a clicked card fails ("database is locked"): its pictures were foreseen from
+    the draft, yet the person is told nothing was saved, the table's version is unchanged, a
+    Refresh shows the hand as committed (the foreseen drawing is shown nowhere), and the same
+    card played again counts. Seen to fail with ``Spine.save`` adopting the draft before the
+    write (the live table had moved on to the unsaved version: 4, not 3)."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 11
+    t = await open_lobby(env, seats=2, rounds=1, cpu=None)
+    channel, (alice, bob) = t["channel"], t["actors"]
+    await alice.click(t["lobby"], label="Start")
+    table = bot.referee.tables[max(bot.referee.tables)]
+    player, other = Player(alice, channel, t["lobby"]), Player(bob, channel, t["lobby"])
+    await player.open_hand()
+    for _ in range(40):
+        if playable(player.panel):
+            break
+        await other.step()  # bob plays on until alice has a card to play
+        await env.advance_time(1.0)
+        await player.open_hand()
+    offered = playable(player.panel)
+    assert offered, "alice never had a card to play"
+    shown = alt_texts(player.panel)
+    version = table.version
+    store = bot.store
+    real = store.write
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("action") is not None:
+            raise OperationalError("UPDATE games", {}, Exception("database is locked"))
+        return await real(*args, **kwargs)
+
+    store.write = locked
+    said = await alice.click(player.panel, custom_id=offered[0]["custom_id"])
+    store.write = real
+    assert "couldn't save" in reply_text(said)
+    assert table.version == version
+    refreshed = await alice.click(player.panel, label="Refresh")
+    assert alt_texts(refreshed.response) == shown, "the panel shows the committed hand"
+    again = await alice.click(refreshed.response, custom_id=offered[0]["custom_id"])
+    assert table.version == version + 1, "the same card counts once it is saved"
+    assert alt_texts(again.response) != shown
+    assert bot.referee.drawing.art.drawn_on_loop == 0
     assert not env.errors
