@@ -501,6 +501,9 @@ async def scenario(
     )
     wall0 = time.perf_counter()
     undo: list[Callable[[], None]] = []
+    # The bot sets the collector's thresholds when it starts (bot.YOUNG_COLLECTION); put back
+    # afterwards, so the floor, run next, is a minimal bot with Python's defaults, as it was.
+    collector = gc.get_threshold()
     try:
         async with simcord.run(bot, settle_timeout=settle_timeout, check_errors=False) as env:
             probe = instrument(bot, env)
@@ -710,12 +713,14 @@ async def scenario(
                 "picture_cache_asks": hits + misses,
                 "drawn_on_loop": art.drawn_on_loop - on_loop0,
                 "drawn_in_thread": art.drawn_in_thread - in_thread0,
+                "gc_thresholds": list(gc.get_threshold()),
             }
             if profile is not None:
                 result["cpu_profile"] = profile
     finally:
         for step_back in reversed(undo):
             step_back()
+        gc.set_threshold(*collector)
         await bot.database.dispose()
     result["total_wall_s"] = round(time.perf_counter() - wall0, 2)
     return result
@@ -999,6 +1004,7 @@ def run(
                         step=step,
                     )
                     result["floor_click"] = base["click"]
+                    result["floor_gc_thresholds"] = base["gc_thresholds"]
                     ours = result["click_committed"]["p99_ms"]
                     if ours and base["click"]["p99_ms"]:
                         result["committed_p99_over_floor"] = round(ours / base["click"]["p99_ms"], 2)

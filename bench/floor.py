@@ -121,7 +121,12 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
     finally:
         gc.unfreeze()
         await bot.engine.dispose()
-    return {"tables": tables, "clicks": len(took), "click": summary_ms(took)}
+    return {
+        "tables": tables,
+        "clicks": len(took),
+        "click": summary_ms(took),
+        "gc_thresholds": list(gc.get_threshold()),
+    }
 
 
 def run(*, database: Path, tables: int, rounds: int, burst: int, step: float) -> dict[str, Any]:
