@@ -14,9 +14,10 @@ The in-between steps are "nav-…" buttons: panel-only state, never an engine ac
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal, cast
 
 import discord
@@ -42,9 +43,10 @@ from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.common import as_text, reply
 from cogs.table.drawing import Announcement
-from cogs.table.layout import Download, Picture
+from cogs.table.layout import Download
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.pictures import Sketch
 from rules.base import Event
 from rules.trap import COLUMNS, Trap, TrapState, TrapView
 
@@ -95,11 +97,11 @@ def _state(table: Table) -> TrapState:
     return state
 
 
-def _board_png(view: TrapView) -> bytes:
-    # cogs/drawings/trap_board.py takes the view as the plain dict it is at run time; the cast can go
-    # once render_board takes a TrapView. render_board is looked up here at each call (a test
-    # watches it through this module's globals).
-    return render_board(cast("dict[str, Any]", view))
+def _board_key(view: TrapView) -> str:
+    """What the board picture shows: the whole spectator view (every piece, arrow and line, the
+    last move, whose turn, the prompt, the result), as canonical JSON. Two tables in the same
+    position share a drawing, and any change of the view is a new one."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 # --- the UI ------------------------------------------------------------------------------------
@@ -118,8 +120,6 @@ class TrapUI:
         self._announced: dict[int, tuple[Any, ...]] = {}
         # Table id -> the turn of the last committed change (see panel: a change mid-commit).
         self._committed: dict[int, tuple[Any, ...]] = {}
-        # Table id -> (version, PNG) of the latest board drawn (see prepare_files).
-        self._boards: dict[int, tuple[int, bytes]] = {}
 
     # --- lobby and table ---------------------------------------------------------------------
 
@@ -138,37 +138,14 @@ class TrapUI:
             "Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first).",
         ]
 
-    def prepare_files(self, table: Table) -> Awaitable[None] | None:
-        """Draw this version's board in a worker thread. Pillow takes about 10 ms a board, most
-        of it encoding the PNG, which lets go of the GIL: on the event loop every other table
-        would wait that long at each Trap table's edit. Called under the table's lock."""
-        if table.state is None or self._board_at(table) is not None:
-            return None
-        table_id, version, view = table.id, table.version, _state(table).view(None)
-
-        async def draw() -> None:
-            png = await asyncio.to_thread(_board_png, view)
-            kept = self._boards.get(table_id)
-            if kept is None or kept[0] < version:
-                self._boards[table_id] = (version, png)
-
-        return draw()
-
-    def _board_at(self, table: Table) -> bytes | None:
-        kept = self._boards.get(table.id)
-        return kept[1] if kept is not None and kept[0] == table.version else None
-
-    def _board(self, table: Table) -> bytes:
-        png = self._board_at(table)
-        if png is None:  # not prepared (drawn for a test, say): draw it here, once
-            png = _board_png(_state(table).view(None))
-            self._boards[table.id] = (table.version, png)
-        return png
-
-    def table_pictures(self, table: Table) -> list[Picture]:
+    def table_sketches(self, table: Table) -> list[Sketch]:
+        """The board from the spectator's view, drawn like every game's pictures: once per
+        position (the content cache), in the pictures' worker process (Pillow takes about 10 ms a
+        board, most of it encoding the PNG), before the table message is drawn."""
         view = _state(table).view(None)
         names = [table.plain_name(seat) for seat in (0, 1)]
-        return [Picture(BOARD_FILE, self._board(table), board_alt(view, names))]
+        draw = partial(render_board, cast("dict[str, Any]", view))
+        return [Sketch(BOARD_FILE, ("trap-board", _board_key(view)), draw, board_alt(view, names))]
 
     def table_downloads(self, table: Table) -> list[Download]:
         view, record = _state(table).view(None), self.records.get(table.id)
@@ -338,7 +315,7 @@ class TrapUI:
             starting = any(e.kind == "phase" and e.data.get("phase") == "piece_drop" for e in events)
             record = self.records[table.id] = Record(complete=starting)
         record.add(events)
-        for kept in (self.records, self._announced, self._committed, self._boards):
+        for kept in (self.records, self._announced, self._committed):
             for gone in [tid for tid in kept if tid != table.id and not self._live(tid)]:
                 del kept[gone]
 

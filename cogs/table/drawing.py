@@ -67,15 +67,14 @@ class GameUI(Protocol):
     """What a game cog supplies so the shared table can draw it.
 
     Optional extras, looked up with getattr so simple games need not define them:
-    ``table_pictures(table) -> list[Picture]`` (images on the table message, e.g. a board, each
-    with its alt text: cogs/table/layout.py), ``table_downloads(table) -> list[Download]`` (files
-    on it, e.g. a finished game's record), ``panel_pictures(table, seat) -> list[Picture]``
-    (images on a seat's panel), and ``prepare_files(table) -> Awaitable | None``: what takes long
-    to draw (a picture), drawn off the event loop before the table is drawn; the picture hooks
-    then only hand out bytes already made (from the game's cache, keyed by what a picture shows),
-    as panels are drawn without awaiting. Simpler for card art: ``table_sketches(table)`` and
-    ``panel_sketches(table, seat, nav) -> list[Sketch]`` (cogs/table/pictures.py) say what each picture
-    shows and how to draw it; the table draws them off the loop, once per distinct content;
+    ``table_sketches(table)`` and ``panel_sketches(table, seat, nav) -> list[Sketch]``
+    (cogs/table/pictures.py: the cards, Trap's board) say what each picture shows and how to draw
+    it; the table draws them off the loop, in the pictures' worker process, once per distinct
+    content, before the message is drawn. ``table_pictures(table)`` and ``panel_pictures(table,
+    seat) -> list[Picture]`` hand out pictures whose bytes are already made (they are drawn as
+    panels are, without awaiting, so nothing slow may happen there), each with its alt text
+    (cogs/table/layout.py); ``table_downloads(table) -> list[Download]`` (files on the table
+    message, e.g. a finished game's record);
     ``lobby_lines(table) -> list[str]`` (e.g. teams), ``public_cooldown(action) -> float | None``
     (seconds between uses of a public button per player, e.g. gestures), ``hand_label`` (the
     "My hand" button's text), ``announcements(table, events) -> list[Announcement]`` (short
@@ -169,7 +168,7 @@ class TableDrawing:
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
     async def ready(self, table: Table, *, for_click: bool = False, counted: bool = True) -> Drawing:
-        """``draw``, with what takes long to make (Trap's board image) made first, off the event
+        """``draw``, with what takes long to make (the pictures) made first, off the event
         loop. Hold the table's lock while calling it, so both are of committed state.
         ``for_click``: a person waits for it (their pictures go to the workers first); not
         ``counted``: asked for just before (``prepare_table``), see ``Pictures.ready``."""
@@ -177,12 +176,9 @@ class TableDrawing:
         return self.draw(table)
 
     async def prepare_table(self, table: Table, *, for_click: bool = False, counted: bool = True) -> None:
-        """Make what the table message shows that takes long (pictures, Trap's board), off the
-        event loop, without drawing it."""
-        prepare = getattr(self.uis[table.game.key], "prepare_files", None)
+        """Make what the table message shows that takes long (its pictures), off the event loop,
+        without drawing it."""
         with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
-        if prepare is not None and with_files and (slow := prepare(table)) is not None:
-            await slow
         if with_files:
             await self.art.ready(self._sketches(table), for_click=for_click, counted=counted)
 

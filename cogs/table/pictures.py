@@ -51,6 +51,7 @@ ART_MODULES = (
     "cogs.drawings.zaptrap_cards",
     "cogs.drawings.spytrap_cards",
     "cogs.drawings.gifttrap_cards",
+    "cogs.drawings.trap_board",
 )
 # Whether the drawings asked for now hold up a person's click (its answer waits for them). Set by
 # ``ready(for_click=True)`` and ``foresee`` around the drawing tasks they start, which inherit it;

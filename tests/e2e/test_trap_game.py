@@ -157,28 +157,22 @@ async def test_six_by_six_king_setup_through_row_steps(simcord_env, simcord_bot)
 
 
 @pytest.mark.simcord(settle_timeout=30)
-async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_bot, monkeypatch):
+async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_bot):
     """Pillow takes about 10 ms a board; drawn on the event loop, every other table would wait
     that long at each edit of a Trap table. Over a game played to its end by clicks (the first
-    board at Start, each move's edit, the final table), every board is drawn in a worker
-    thread, each version once, and the final table message shows the final board.
+    board at Start, each move's edit, the final table), every board is drawn like the card
+    games' pictures: in the pictures' worker process, once per position (the content cache),
+    none on the loop or in a fallback thread; and the final table message shows the final
+    board, as render_board draws it.
 
-    Seen to fail with TableDrawing.ready not preparing the files: every board was drawn on the loop's
-    thread, by the drawing itself."""
-    import threading
+    Seen to fail with TableDrawing.prepare_table not making the table's pictures first: every
+    board was then drawn on the loop, by the drawing itself (``drawn_on_loop`` counted them)."""
+    from cogs.drawings.trap_board import render_board
+    from tests.e2e.simhelpers import held_pictures
 
-    # The module the live TrapUI runs in (discord.py loads each extension afresh, so an import
-    # here could name another copy of cogs.trap).
-    module = type(simcord_bot.referee.uis["trap"]).prepare_files.__globals__
-    drawn: list[tuple[bool, int]] = []
-    real = module["render_board"]
-
-    def watched(view: dict[str, Any], **kwargs: Any) -> bytes:
-        drawn.append((threading.current_thread() is threading.main_thread(), int(view["ply"])))
-        return real(view, **kwargs)
-
-    monkeypatch.setitem(module, "render_board", watched)
     env = simcord_env
+    art = simcord_bot.referee.drawing.art
+    on_loop, in_thread = art.drawn_on_loop, art.drawn_in_thread
     simcord_bot.referee.new_seed = lambda: 7
     simcord_bot.referee.computer_speed = 0.5
     t = await open_table(env, cpu="medium", quick_setup=True)
@@ -188,8 +182,10 @@ async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_
     await person.open_panel()
     await play_to_end(env, [person], channel, medium_chooser(7))
     await env.advance_time(6)  # the last paced table edit
-    assert len(drawn) >= 5, "a board for the start, the moves and the end"
-    assert not any(on_loop for on_loop, _ in drawn), [ply for on_loop, ply in drawn if on_loop]
+    boards = [key for key in art.cache._items if key[0] == "trap-board"]
+    assert len(boards) >= 5, "a board for the start, the moves and the end"
+    assert (art.drawn_on_loop, art.drawn_in_thread) == (on_loop, in_thread)
     table = simcord_bot.referee.messages.closed[1]
-    assert max(ply for _, ply in drawn) == table.state.view(None)["ply"], "the last board is the end"
+    shown = held_pictures(env.backend, channel.id, lobby.id)
+    assert shown["board.png"][1] == render_board(table.state.view(None)), "the last board is the end"
     assert not env.errors
