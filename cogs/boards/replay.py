@@ -170,7 +170,7 @@ def frame_items(frame: Frame) -> list[discord.ui.Item[Any]]:
 def _render(
     record: RecordedGame, ui_class: type, step: int
 ) -> tuple[Frame, tuple[str, discord.Embed, list[discord.File]]]:
-    ui = ui_class()  # a fresh UI: a game's caches (Trap's boards) are per table, and this is no table
+    ui = ui_class()  # a fresh UI: a game's caches (Trap's move records) are per table, and this is no table
     frame = rebuild(record, ui, step)
     return frame, draw(frame, ui)
 
