@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from simcord import interactions as _interactions
@@ -134,14 +134,22 @@ def answered_privately(flight: InFlight) -> bool:
     return bool(messages) and all(m.ephemeral for m in messages)
 
 
-def count_pool_starts(monkeypatch: pytest.MonkeyPatch, fail_first: bool = False) -> list[int]:
-    """Count the starts of every healing worker pool (cogs/table/workers.py: the thinking pool,
-    the pictures'): each start's worker count is appended. With ``fail_first``, the first start
-    fails as ``fork`` does when the system is out of processes."""
+def count_pool_starts(
+    monkeypatch: pytest.MonkeyPatch, pool: Literal["thinking", "pictures"], fail_first: bool = False
+) -> list[int]:
+    """Count the starts of one healing worker pool (cogs/table/workers.py: the thinking pool or
+    the pictures', told apart by the art modules only the pictures' workers preload): each
+    start's worker count is appended; the other pool starts as usual, uncounted (a Trap table
+    starts both: its board is a picture). With ``fail_first``, the first counted start fails as
+    ``fork`` does when the system is out of processes."""
+    from cogs.table.pictures import ART_MODULES
+
     starts: list[int] = []
     real = workers._started_pool
 
     def counted(count: int, preload: tuple[str, ...] = ()) -> Any:
+        if (tuple(preload) == ART_MODULES) != (pool == "pictures"):
+            return real(count, preload)
         starts.append(count)
         if fail_first and len(starts) == 1:
             raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))

@@ -108,7 +108,7 @@ async def test_a_worker_killed_while_the_bot_runs_is_replaced_and_the_next_pictu
     ("Your hand, 13 cards: …" where the engine's hand had 12)."""
     env, referee = simcord_env, simcord_bot.referee
     art = referee.drawing.art
-    starts = count_pool_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch, "pictures")
     t = await open_lobby(env, seats=2, cpu=None, speed="off", rounds=1)
     await t["host"].click(t["lobby"], label="Start")
     players = [Player(actor, t["channel"], t["lobby"]) for actor in t["actors"]]
@@ -145,7 +145,7 @@ async def test_a_worker_that_dies_with_the_picture_in_hand_is_replaced_and_draws
     thread: "assert (1 == 0)"), and with the retry unbounded (the picture that kills every
     worker started pool after pool, 60 of them, until its 10 s budget sent it to the thread:
     "[1, 1, 1, 1, 1, 1, ...] == [1, 1, 1]")."""
-    starts = count_pool_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch, "pictures")
     marker = tmp_path / "died"
     await art.ready([sketch("once", partial(die_once_in_worker, str(marker), b"drawn"))])
     assert art.cache.peek("once") == b"drawn" and marker.exists()
@@ -173,7 +173,7 @@ async def test_a_pool_that_fails_to_start_draws_in_the_thread_and_starts_after_t
     the pictures pool could not start (BlockingIOError(11, …))", the picture lost)."""
     now = [1000.0]
     monkeypatch.setattr(workers, "_clock", lambda: now[0])
-    starts = count_pool_starts(monkeypatch, fail_first=True)
+    starts = count_pool_starts(monkeypatch, "pictures", fail_first=True)
     await art.ready([sketch("first", where_drawn)])
     assert int(art.cache.peek("first") or b"0") == os.getpid(), "drawn here, in the thread"
     assert starts == [1] and not art.pool.started and art.drawn_in_thread == 1

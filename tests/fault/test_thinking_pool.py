@@ -102,7 +102,7 @@ async def test_an_idle_worker_killed_is_replaced_and_the_computer_thinks_again(
     with the move clock off, the computer never moved again ("assert 1 == (1 + 3)", and "a
     computer's thought failed" logged with the BrokenProcessPool)."""
     env, referee = simcord_env, simcord_bot.referee
-    starts = count_pool_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch, "thinking")
     t, table = await _hard_table(env, simcord_bot)
     while not await _computer_moves(simcord_bot, table):
         await _turn(env, t, table)
@@ -144,7 +144,7 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_decision_thoug
     env, referee = simcord_env, simcord_bot.referee
     marker = tmp_path / "died"
     monkeypatch.setattr(thinking, "decide", partial(decide_then_die_once, str(marker)))
-    starts = count_pool_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch, "thinking")
     t, table = await _hard_table(env, simcord_bot)
     while len(await _computer_moves(simcord_bot, table)) < 3:
         await _turn(env, t, table)
@@ -170,7 +170,7 @@ async def test_a_pool_that_fails_to_start_falls_back_then_starts_afresh(
     every later decision re-raised its ``OSError`` outside the guarded part; no computer move
     was ever booked ("0 == 3" after the loop gave up)."""
     env, referee = simcord_env, simcord_bot.referee
-    starts = count_pool_starts(monkeypatch, fail_first=True)
+    starts = count_pool_starts(monkeypatch, "thinking", fail_first=True)
     monkeypatch.setattr(pools, "START_RETRY_SECONDS", 0.0)  # the backoff has a test of its own
     referee.thinker._retry_wait = 0.0
     t, table = await _hard_table(env, simcord_bot)
@@ -246,7 +246,7 @@ async def test_a_decision_no_worker_survives_is_tried_in_one_fresh_pool_then_fal
     seat = state.view(None)["to_move"]
     view, legal, seed = state.view(seat), state.legal_actions(seat), f"{SEED}:0:{seat}"
     settings = {"speed": 1.0}
-    starts = count_pool_starts(monkeypatch)
+    starts = count_pool_starts(monkeypatch, "thinking")
     thinker = thinking.Thinker(workers=1)
     try:
         monkeypatch.setattr(thinking, "decide", die)
