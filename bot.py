@@ -138,8 +138,9 @@ def _positive_float(name: str, raw: str) -> float:
 # times while each is still in flight, so its cycles are promoted and die in the oldest
 # generation, where only a full collection of the whole heap frees them: 34 full collections
 # (about 60 ms each, every click in flight waits) in the bench's 15-second, 200-table run.
-# At 10,000 they mostly die young: 3 a run, and the committed-click p99 falls by a quarter to a
-# third (bench/README.md part 2). Memory waiting for a collection grows by at most these objects.
+# At 10,000 they mostly die young: 3 a run, each longer (140-270 ms, it finds more), and the
+# committed-click p99 falls by a third to a half (bench/README.md part 2). Memory waiting for a
+# collection grows by at most these objects.
 YOUNG_COLLECTION = 10_000
 
 

@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import discord
 
@@ -157,6 +157,13 @@ class Post:
     message: discord.Message | None = field(default=None, init=False)
 
 
+class Ready(Protocol):
+    """Draws a table message with its pictures made first (TableDrawing.ready); not ``counted``:
+    they were asked for just before, by the same redraw."""
+
+    def __call__(self, table: Table, *, counted: bool = True) -> Awaitable[Drawing]: ...
+
+
 class TableMessages:
     def __init__(
         self,
@@ -165,7 +172,7 @@ class TableMessages:
         scheduler: Scheduler,
         *,
         lookup: Callable[[int], Table | None],
-        draw: Callable[..., Awaitable[Drawing]],
+        draw: Ready,
         unreachable: Callable[[Table, Failure], None],
         reached: Callable[[Table], None],
         prepare: Callable[[Table], Awaitable[None]],
