@@ -21,6 +21,7 @@ COPY rules rules
 COPY db db
 COPY cogs cogs
 COPY migrations migrations
+COPY locales locales
 RUN pip install ".[postgres]"
 
 USER referee

@@ -13,7 +13,7 @@ PIP := $(PY) -m pip install -qq --disable-pip-version-check
 # apt-get needs root; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck offline browser-test bench clean
+.PHONY: run test lint typecheck offline browser-test bench catalogs clean
 
 $(VENV)/.bot: pyproject.toml
 	@echo "Setting up $(VENV) (the first time takes a minute or two)…"
@@ -62,6 +62,11 @@ typecheck: $(VENV)/.test
 # Measurements (SimCord drives the real bot, so the test extras are needed): make bench ARGS=--quick
 bench: $(VENV)/.test
 	$(PY) -m bench $(ARGS)
+
+# The message catalogs (locales/) from the code: templates extracted, every language's catalog
+# updated. `make test` checks they are in step (tests/texts).
+catalogs: $(VENV)/.bot
+	$(PY) -m cogs.texts update
 
 lint: $(VENV)/.test
 	$(PY) -m ruff check .
