@@ -27,13 +27,14 @@ SNAPSHOT_EVERY = 16
 LOG_LINES = 8  # public events kept for the table message ("Latest")
 
 
-def grow_log(log: list[str], lines: list[str], *, fresh: bool) -> list[str]:
-    """The latest public lines after an action added ``lines``; ``fresh`` starts over (a new deal
-    makes old news stale, and a card named in last round's news may now sit in someone's hand)."""
+def grow_log(log: list[Any], lines: list[Any], *, fresh: bool) -> list[Any]:
+    """The latest public entries (data: cogs/table/latest.py words them) after an action added
+    ``lines``; ``fresh`` starts over (a new deal makes old news stale, and a card named in last
+    round's news may now sit in someone's hand)."""
     return (([] if fresh else log) + lines)[-LOG_LINES:]
 
 
-def replay_log(log: list[str], entries: Iterable[dict[str, Any] | None]) -> list[str]:
+def replay_log(log: list[Any], entries: Iterable[dict[str, Any] | None]) -> list[Any]:
     """The table's Latest lines: those stored with the snapshot, grown by what each action after
     it added (``actions.log``: ``{"lines": [...], "fresh": bool}``, None if it added nothing).
     Each action stores only its own lines, so an action doesn't rewrite all eight."""

@@ -34,32 +34,50 @@ V_contra = TypeVar("V_contra", bound=Mapping[str, Any], contravariant=True)
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow now; ``reason`` is a sentence a player can read."""
+    """An action the rules do not allow now, as data: ``code`` names the rule it breaks
+    ("not_your_turn", "card_gone") and ``params`` its details (seat numbers, card codes, numbers),
+    which the table words in the reader's language (the game cog's ``refusal``).
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    Engines not yet moved to codes pass their English sentence as ``code``; ``reason`` reads it.
+    """
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params: JSON = params
+
+    @property
+    def reason(self) -> str:
+        """The sentence of an engine that still writes one (see the class docstring)."""
+        return self.code
 
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, public to everyone at the table.
+    """Something that happened, public to everyone at the table, as data.
 
-    ``text`` is ready to show ("Bea played the red 5."); ``kind`` lets the referee pick out big
-    events (a round ending) without parsing text; ``data`` is public detail for renderers.
+    ``kind`` is the message id (what happened: "played", "round_over"), ``seat`` who did it (None:
+    the referee), ``data`` its parameters: seat numbers, card codes, numbers, never a sentence
+    and never a name. The game's cog words it in the reader's language with the seats' names as
+    they are when it is shown, so a recorded game can be shown later in any language.
+
+    ``text`` is the English sentence of an engine not yet moved to data (empty otherwise); it is
+    neither stored nor loaded by the engines that have moved.
     """
 
     kind: str
-    text: str
+    text: str = ""
     seat: int | None = None
     data: JSON = field(default_factory=dict)
 
     def to_json(self) -> JSON:
+        if not self.text:
+            return {"kind": self.kind, "seat": self.seat, "data": self.data}
         return {"kind": self.kind, "text": self.text, "seat": self.seat, "data": self.data}
 
     @classmethod
     def from_json(cls, data: JSON) -> Event:
-        return cls(data["kind"], data["text"], data.get("seat"), dict(data.get("data") or {}))
+        return cls(data["kind"], data.get("text", ""), data.get("seat"), dict(data.get("data") or {}))
 
 
 @dataclass(frozen=True)
@@ -84,10 +102,17 @@ class Placement:
 
 @dataclass(frozen=True)
 class Result:
-    """Final outcome: every seat's place and points, the input to leaderboards and ratings."""
+    """Final outcome: every seat's place and points, the input to leaderboards and ratings.
+
+    ``how`` says how the game ended, as data (a code such as "last_spy", with ``details``: seat
+    numbers and numbers), which the game's cog words; ``summary`` is the English sentence of an
+    engine not yet moved to data (empty otherwise).
+    """
 
     placements: tuple[Placement, ...]
-    summary: str
+    summary: str = ""
+    how: str = ""
+    details: JSON = field(default_factory=dict)
 
     @property
     def winners(self) -> list[int]:
@@ -97,6 +122,8 @@ class Result:
         return {
             "placements": [{"seat": p.seat, "place": p.place, "points": p.points} for p in self.placements],
             "summary": self.summary,
+            "how": self.how,
+            "details": self.details,
         }
 
 

@@ -110,8 +110,8 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
     )
     step = min(max(step, 0), len(record.actions))
     opening: list[Event] = list(getattr(state, "opening_events", None) or [])
-    table.log_start(opening, ui.event_line)
-    kept: tuple[JSON, list[str]] | None = (state.to_json(), list(table.log)) if step == 0 else None
+    table.log_start(opening)
+    kept: tuple[JSON, list[Any]] | None = (state.to_json(), list(table.log)) if step == 0 else None
     marks: list[int] = []
     moment = _moment(state)
     for index, (seat, action) in enumerate(record.actions, 1):
@@ -119,7 +119,7 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
             events = state.apply(seat, action)
         except IllegalAction as error:
             raise Unplayable(f"action {index} ({action}): {error.reason}") from error
-        table.log_events(events, ui.event_line)
+        table.log_events(events)
         now = _moment(state)
         if now != moment:
             marks.append(index)

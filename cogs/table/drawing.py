@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.table import latest
 from cogs.table.buttons import TableButton
 from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
@@ -140,16 +141,21 @@ class TableDrawing:
             items,
             self.pictures(table),
             self.downloads(table),
-            latest=list(table.log[-5:]),
+            latest=self.latest(table),
             clock=self.clock(table),
             earlier="the table's 📜 History" if history else None,
         )
 
+    def latest(self, table: Table, count: int = 5) -> list[str]:
+        """The table's last ``count`` Latest lines, worded now (cogs/table/latest.py)."""
+        event_line = self.uis[table.game.key].event_line
+        return [latest.line(table, entry, event_line) for entry in table.log[-count:]]
+
     def table_embed(self, table: Table) -> discord.Embed:
         """The table as an embed, Latest lines and clock as fields (a replay's frames)."""
         embed = self.uis[table.game.key].table_embed(table)
-        if table.log:
-            embed.add_field(name="Latest", value="\n".join(table.log[-5:])[:1024], inline=False)
+        if lines := self.latest(table):
+            embed.add_field(name="Latest", value="\n".join(lines)[:1024], inline=False)
         if clock := self.clock(table):
             embed.add_field(name="⏰ Clock", value=clock, inline=False)
         return embed

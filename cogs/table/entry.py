@@ -216,7 +216,7 @@ class Entry:
         events: list[Event] = list(getattr(state, "opening_events", None) or [])
         draft.state = state
         draft.status = "playing"
-        draft.log_start(events, self.spine.line)
+        draft.log_start(events)
         draft.deadline_at, draft.deadline_action = self.spine.deadline(draft)
         await self.spine.save(table, draft, seats=draft.specs())
         # Timers and computers run whatever Discord says next.
@@ -378,7 +378,9 @@ class Entry:
         try:
             events = await self.spine.act(table, seat, action, interaction.user.id)
         except IllegalAction as error:
-            await self.spine.panels.answer_typed(interaction, table, seat, f"⚠️ `{typed}`: {error.reason}")
+            await self.spine.panels.answer_typed(
+                interaction, table, seat, f"⚠️ `{typed}`: {self.spine.refusal(table, error)}"
+            )
             return
         done = " · ".join(self.spine.line(table, e) for e in events) or "Done."
         if table.status != "playing":
@@ -397,14 +399,15 @@ class Entry:
     ) -> None:
         if version != table.version and not await self._still_meant(table, seat, version, action):
             # Quote the news only if it is news since that panel (private choices log nothing).
-            news = f" ({plain(table.log[-1])})" if table.log and table.logged_at > version else ""
+            fresh = table.log and table.logged_at > version
+            news = f" ({plain(self.spine.drawing.latest(table, 1)[0])})" if fresh else ""
             note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
             await self.spine.panels.answer(interaction, table, seat, note, edit=panel)
             return
         try:
             await self.spine.act(table, seat, action, interaction.user.id)
         except IllegalAction as error:
-            await self.spine.panels.answer(interaction, table, seat, error.reason, edit=panel)
+            await self.spine.panels.answer(interaction, table, seat, self.spine.refusal(table, error), edit=panel)
             return
         if table.status == "playing":
             await self.spine.panels.answer(interaction, table, seat, None, edit=panel)

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from cogs.table import journal
+from cogs.table import journal, latest
 from cogs.table.common import (
     MOVED,
     NOBODY,
@@ -201,10 +201,10 @@ class Lifecycle:
             await self.spine.save(table, draft, seats=draft.specs())
             self.spine.closed(table)
             return "You left. Nobody is left at the table, so the game was stopped."
-        lines = [f"**{info.name}** left; a {level} computer player takes over their seat."]
+        entries = [latest.left(seat, level)]
         if (heir := draft.pass_host()) is not None:
-            lines.append(f"**{heir.name}** is the host now.")
-        draft.add_log(lines)
+            entries.append(latest.new_host(heir.seat))
+        draft.add_log(entries)
         await self.spine.save(table, draft, seats=draft.specs())
         self.spine.panels.forget(table.id, seat)
         self.spine.after_change(table, [])

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from cogs.table import latest
 from cogs.table.common import escape, plain_name
 from db.models import Game as GameRow
 from db.snapshots import grow_log
@@ -81,7 +81,9 @@ class Table:
     # writes the full state again once enough actions have passed since.
     snapshot_at: int = 0
     table_message_id: int | None = None
-    log: list[str] = field(default_factory=list)
+    # The Latest lines as data (cogs/table/latest.py: events' and the table's own; a sentence in
+    # rows stored before the catalogs), worded when drawn.
+    log: list[Any] = field(default_factory=list)
     logged_at: int = 0  # the version whose events the log last grew by
     # What the latest action added to ``log`` ({"lines", "fresh"}, or None): stored on its row.
     log_added: dict[str, Any] | None = None
@@ -176,29 +178,31 @@ class Table:
     def humans(self) -> list[SeatInfo]:
         return [s for s in self.seats if not s.is_computer]
 
-    def add_log(self, lines: list[str], *, fresh: bool = False) -> None:
-        """Keep the latest public lines; ``fresh`` starts over (a new deal makes old news stale,
+    def add_log(self, entries: list[Any], *, fresh: bool = False) -> None:
+        """Keep the latest public entries; ``fresh`` starts over (a new deal makes old news stale,
         and a card named in last round's news may now sit in someone's hand)."""
-        self.log = grow_log(self.log, lines, fresh=fresh)
+        self.log = grow_log(self.log, entries, fresh=fresh)
 
-    def log_start(self, opening: list[Event], line: Callable[[Table, Event], str]) -> None:
+    def log_start(self, opening: list[Event]) -> None:
         """The log of a game that has just begun: the start line and the engine's opening events
         (its deal and first flip). The live start, and every replay of the game, begin here."""
         self.log = []
-        self.add_log([f"The game begins with {len(self.seats)} players."] + [line(self, e) for e in opening])
+        self.add_log([latest.begins(len(self.seats))] + [e.to_json() for e in opening])
 
-    def log_events(self, events: list[Event], line: Callable[[Table, Event], str]) -> None:
-        """The public lines of one action's events (``line`` words each one, as the game's UI
-        does). A deal among them starts the log afresh from the deal on. The live table, a
-        catch-up by replay and a watched replay all grow their log here, so they read alike."""
+    def log_events(self, events: list[Event]) -> None:
+        """The public entries of one action's events, kept as data (cogs/table/latest.py words
+        them when drawn). A deal among them starts the log afresh from the deal on. The live
+        table, a catch-up by replay and a watched replay all grow their log here, so they read
+        alike."""
         if events:
             self.logged_at = self.version
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        lines = [line(self, e) for e in (events if deal is None else events[deal:])]
-        self.add_log(lines, fresh=deal is not None)
-        # What the action's row keeps of the log (db/snapshots.py): only its own lines. Without
+        entries = [e.to_json() for e in (events if deal is None else events[deal:])]
+        self.add_log(entries, fresh=deal is not None)
+        # What the action's row keeps of the log (db/snapshots.py): only its own entries. Without
         # them a restart rebuilt the Latest lines as of the snapshot, losing every line since.
-        self.log_added = {"lines": lines, "fresh": deal is not None} if lines or deal is not None else None
+        added = entries or deal is not None
+        self.log_added = {"lines": entries, "fresh": deal is not None} if added else None
 
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]

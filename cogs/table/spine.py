@@ -304,7 +304,7 @@ class Spine:
         """One action on a draft: the engine, the public log, the next timer, the results."""
         assert draft.state is not None
         events = draft.state.apply(seat, action)
-        draft.log_events(events, self.line)
+        draft.log_events(events)
         draft.deadline_at, draft.deadline_action = self.deadline(draft)
         results = None
         if draft.state.is_over():
@@ -322,6 +322,12 @@ class Spine:
 
     def line(self, table: Table, event: Event) -> str:
         return self.uis[table.game.key].event_line(table, event)
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """The sentence a player reads for a move the rules refuse, in their language: the game's
+        cog words the engine's code and parameters (GameUI.refusal)."""
+        refusal = getattr(self.uis[table.game.key], "refusal", None)
+        return refusal(table, error) if refusal is not None else error.reason
 
     def deadline(self, table: Table) -> tuple[datetime | None, str | None]:
         assert table.state is not None

@@ -204,7 +204,7 @@ async def test_a_table_edit_keeps_its_picture_and_after_a_restart_uploads_everyt
         (answer,) = on(uploads, message_id)
         assert answer.path.endswith("/callback") and not answer.failed
         assert answer.files == {} and answer.kept == set(answer.after) != set(), answer
-        assert table.log[-1] == "**alice**: 🤔"
+        assert bot.referee.spine.drawing.latest(table, 1) == ["**alice**: 🤔"]
 
         del uploads[:]
         await dave.actor.slash(t["channel"], "table leave")
