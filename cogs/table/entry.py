@@ -407,7 +407,8 @@ class Entry:
         try:
             await self.spine.act(table, seat, action, interaction.user.id)
         except IllegalAction as error:
-            await self.spine.panels.answer(interaction, table, seat, self.spine.refusal(table, error), edit=panel)
+            reason = self.spine.refusal(table, error)
+            await self.spine.panels.answer(interaction, table, seat, reason, edit=panel)
             return
         if table.status == "playing":
             await self.spine.panels.answer(interaction, table, seat, None, edit=panel)

@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from babel import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 from cogs.texts import DOMAINS, LANGUAGES, LOCALES, SOURCE, catalog_path, domain_of
@@ -128,7 +128,8 @@ def fields(text: str) -> set[str]:
 
 
 def plural_count(lang: str) -> int:
-    return len(Locale.parse(lang.replace("-", "_")).plural_form.tags)
+    """How many plural forms gettext gives the language (from CLDR: English 2, Polish 3)."""
+    return get_plural(lang.replace("-", "_")).num_plurals
 
 
 def check_catalog(lang: str, domain: str, template: Catalog, catalog: Catalog) -> list[str]:
