@@ -31,7 +31,7 @@ from pathlib import Path
 from cogs.texts.catalogs import ROOT, source_files
 
 BASELINE = ROOT / "locales" / "unmarked.txt"
-MARKERS = frozenset({"gettext", "ngettext", "pgettext", "npgettext", "N_", "_"})
+MARKERS = frozenset({"gettext", "ngettext", "pgettext", "npgettext", "N_", "_", "locale_str"})
 # Where Discord shows a keyword argument's text.
 SHOWN_KEYWORDS = frozenset(
     {"label", "placeholder", "title", "description", "content", "name", "value", "text", "reason", "summary"}
