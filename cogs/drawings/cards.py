@@ -20,6 +20,10 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from cogs.texts import Texts
+
+T = Texts(__name__)
+
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -313,10 +317,20 @@ def grid(count: int, per_row: int = PER_ROW) -> tuple[int, int]:
     return max(1, (count + rows - 1) // rows), rows
 
 
-def hand_image(faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: int = PER_ROW) -> bytes:
+def empty_word() -> str:
+    """The word in an empty hand's or row's slot, in the language of the moment. A picture drawn
+    in a worker process is drawn in English unless its words are made before it is sent: pass
+    ``empty=empty_word()`` where the drawing is planned."""
+    return T.pgettext("no cards", "none")
+
+
+def hand_image(
+    faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: int = PER_ROW, empty: str | None = None
+) -> bytes:
     """A hand as one PNG: rows of at most ``per_row`` cards. ``marks[i]`` True raises and frames card
     i (playable), False fades and hatches it (not playable), None leaves it plain (nothing to play
-    now). An empty hand draws one empty slot, so the picture is never zero-sized."""
+    now). An empty hand draws one empty slot (with ``empty``, "none"), so the picture is never
+    zero-sized."""
     columns, rows = grid(len(faces), per_row)
     row_h = RAISE + CARD_H + 16
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
@@ -326,8 +340,8 @@ def hand_image(faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: 
     if not faces:
         draw.rounded_rectangle([PAD, PAD + RAISE, PAD + CARD_W - 1, PAD + RAISE + CARD_H - 1], radius=RADIUS,
                                outline=(200, 220, 200), width=2)  # fmt: skip
-        draw.text((PAD + CARD_W / 2, PAD + RAISE + CARD_H / 2), "none", fill=(220, 235, 220), font=font(14),
-                  anchor="mm")  # fmt: skip
+        draw.text((PAD + CARD_W / 2, PAD + RAISE + CARD_H / 2), empty or empty_word(), fill=(220, 235, 220),
+                  font=font(14), anchor="mm")  # fmt: skip
     for index, face in enumerate(faces):
         row, column = divmod(index, columns)
         x = PAD + column * (CARD_W + GAP)
@@ -340,8 +354,11 @@ def hand_image(faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: 
     return encode(image)
 
 
-def row_image(faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int = PER_ROW) -> bytes:
-    """Face-up cards in rows, each with an optional small label under it (whose pile, a space)."""
+def row_image(
+    faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int = PER_ROW, empty: str | None = None
+) -> bytes:
+    """Face-up cards in rows, each with an optional small label under it (whose pile, a space); no
+    cards draw one empty slot with ``empty`` ("none")."""
     columns, rows = grid(len(faces), per_row)
     label_h = 18 if labels else 0
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
@@ -352,7 +369,11 @@ def row_image(faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int
         draw.rounded_rectangle([PAD, PAD, PAD + CARD_W - 1, PAD + CARD_H - 1], radius=RADIUS,
                                outline=(200, 220, 200), width=2)  # fmt: skip
         draw.text(
-            (PAD + CARD_W / 2, PAD + CARD_H / 2), "none", fill=(220, 235, 220), font=font(14), anchor="mm"
+            (PAD + CARD_W / 2, PAD + CARD_H / 2),
+            empty or empty_word(),
+            fill=(220, 235, 220),
+            font=font(14),
+            anchor="mm",
         )
     for index, face in enumerate(faces):
         row, column = divmod(index, columns)
@@ -391,7 +412,7 @@ def fit_alt(head: str, items: Sequence[str], *, limit: int = ALT_LIMIT, tail: st
     if len(text) <= limit:
         return text
     for keep in range(len(items) - 1, -1, -1):
-        more = f"and {len(items) - keep} more"
+        more = T.ngettext("and {n} more", "and {n} more", len(items) - keep)
         text = head + ", ".join([*items[:keep], more]) + end
         if len(text) <= limit:
             return text

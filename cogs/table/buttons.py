@@ -191,7 +191,7 @@ class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY
         )
 
 
-_NONE = discord.SelectOption(label="—", value="none")
+_NONE = discord.SelectOption(label="—", value="none")  # text: an internal value
 
 
 def _label(item: discord.ui.Item[Any]) -> str | None:

@@ -10,6 +10,10 @@ from typing import Any
 
 import discord
 
+from cogs.texts import N_, Texts
+
+T = Texts(__name__)
+
 log = logging.getLogger(__name__)
 
 # Whom a message may notify: nobody, unless it names exactly the users it means to ping
@@ -47,10 +51,12 @@ def _neutral(text: str) -> str:
     return _LIVE.sub(lambda m: m.group(0) + _BREAK, _REORDER.sub("", _CONTROL.sub(" ", text)))
 
 
-def plain_name(text: str, fallback: str = "someone") -> str:
+def plain_name(text: str, fallback: str | None = None) -> str:
     """A name for places Discord shows text as it is: nothing in it reorders the line, breaks
-    it or reads as a mention. ``fallback`` if nothing visible is left."""
-    return _neutral(text).strip() or fallback
+    it or reads as a mention. ``fallback`` ("someone") if nothing visible is left."""
+    return _neutral(text).strip() or (
+        T.pgettext("a name with nothing visible in it", "someone") if fallback is None else fallback
+    )
 
 
 def escape(text: str) -> str:
@@ -60,7 +66,7 @@ def escape(text: str) -> str:
     return discord.utils.escape_markdown(_neutral(text))
 
 
-def markdown_name(text: str, fallback: str = "someone") -> str:
+def markdown_name(text: str, fallback: str | None = None) -> str:
     """A name as its owner chose it, for message text and embeds: ``escape(plain_name(text))``."""
     return escape(plain_name(text, fallback))
 
@@ -106,13 +112,14 @@ def is_manager(user: discord.abc.User) -> bool:
     return bool(perms and (perms.manage_guild or perms.manage_channels))
 
 
-# What every entry point says when a change could not be made; each changes nothing.
-RESTARTING = "The referee is restarting. Try again in a moment; nothing changed."
-MOVED = "Someone changed this table at the same moment, so nothing changed. Here it is now; try again."
-NOT_SAVED = "I couldn't save that, so nothing changed. Please try again."
+# What every entry point says when a change could not be made; each changes nothing. Marked here,
+# worded where they are said (``T.gettext(RESTARTING)``), in the language of the moment.
+RESTARTING = N_("The referee is restarting. Try again in a moment; nothing changed.")
+MOVED = N_("Someone changed this table at the same moment, so nothing changed. Here it is now; try again.")
+NOT_SAVED = N_("I couldn't save that, so nothing changed. Please try again.")
 # A drawing too large for one Discord message (cogs/table/failures.py, Failure.TOO_LARGE): what was
 # committed before the drawing stands, so the person is told it counted and where to look.
-TOO_LARGE = (
+TOO_LARGE = N_(
     "This has more than one Discord message can hold, so I couldn't show it here. "
     "Anything you just played still counts: `/table status` shows the table."
 )

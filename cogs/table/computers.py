@@ -141,7 +141,7 @@ class ComputerSeats:
             legal,
             self._seed(table, seat),
         )
-        task = asyncio.get_running_loop().create_task(thought, name=f"think:{key}")
+        task = asyncio.get_running_loop().create_task(thought, name=f"think:{key}")  # text: a task name
         self.thinking[slot] = task
         task.add_done_callback(partial(self._thought_done, slot))
 

@@ -22,31 +22,35 @@ from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.pictures import Pictures, Sketch
+from cogs.texts import N_, Texts
 from rules.base import Event
 
-# What a running timer will do, by the engine's timer name (a game may say better: clock_text).
+T = Texts(__name__)
+
+# What a running timer will do, by the engine's timer name (a game may say better: clock_text);
+# worded when the clock is drawn.
 TIMER_TEXT = {
-    "stall": "if nobody plays, the referee calls a stall",
-    "idle": "the leader's time to lead runs out",
-    "next_round": "the next round starts",
-    "signals": "signal choosing ends",
-    "lull": "if nobody swaps, four new cards are dealt",
-    "lull_fallback": "four new cards are dealt",
-    "pile": "pile building ends (the referee builds the rest)",
-    "bid": "the bid's time runs out",
-    "draw": "the draw's time runs out",
-    "prompt": "the decision's time runs out",
-    "pack": "the dealer's time to pick a pack runs out",
-    "choosing": "choosing ends (the referee fills in the rest)",
-    "reveal_step": "the next gift is unwrapped",
-    "move": "the move's time runs out (the referee moves)",
+    "stall": N_("if nobody plays, the referee calls a stall"),
+    "idle": N_("the leader's time to lead runs out"),
+    "next_round": N_("the next round starts"),
+    "signals": N_("signal choosing ends"),
+    "lull": N_("if nobody swaps, four new cards are dealt"),
+    "lull_fallback": N_("four new cards are dealt"),
+    "pile": N_("pile building ends (the referee builds the rest)"),
+    "bid": N_("the bid's time runs out"),
+    "draw": N_("the draw's time runs out"),
+    "prompt": N_("the decision's time runs out"),
+    "pack": N_("the dealer's time to pick a pack runs out"),
+    "choosing": N_("choosing ends (the referee fills in the rest)"),
+    "reveal_step": N_("the next gift is unwrapped"),
+    "move": N_("the move's time runs out (the referee moves)"),
 }
 
 CLOSED_TITLES = {
-    "cancelled": "cancelled",
-    "stopped": "stopped",
-    "abandoned": "abandoned",
-    "failed": "cleared",
+    "cancelled": N_("cancelled"),
+    "stopped": N_("stopped"),
+    "abandoned": N_("abandoned"),
+    "failed": N_("cleared"),
 }
 
 
@@ -124,12 +128,14 @@ class TableDrawing:
         if table.status == "lobby":
             return Drawing(self.lobby.embed(table), self.lobby.items(table))
         if table.status in CLOSED_TITLES or table.state is None:  # ended without results
-            word = CLOSED_TITLES.get(table.status, table.status)
+            word = CLOSED_TITLES.get(table.status)
             if table.status == "cancelled" and table.state is not None:
-                word = "stopped"  # a game under way is stopped; a lobby is cancelled
+                word = CLOSED_TITLES["stopped"]  # a game under way is stopped; a lobby is cancelled
             embed = discord.Embed(
-                title=f"{table.game.title} — {word}",
-                description=table.closed_note or "This table has ended. No results were recorded.",
+                title=T.gettext(
+                    "{game} — {ended}", game=table.game.title, ended=T.gettext(word) if word else table.status
+                ),
+                description=table.closed_note or T.gettext("This table has ended. No results were recorded."),
             )
             return Drawing(embed)
         items = self.table_items(table)
@@ -143,7 +149,7 @@ class TableDrawing:
             self.downloads(table),
             latest=self.latest(table),
             clock=self.clock(table),
-            earlier="the table's 📜 History" if history else None,
+            earlier=T.gettext("the table's 📜 History") if history else None,
         )
 
     def latest(self, table: Table, count: int = 5) -> list[str]:
@@ -155,9 +161,11 @@ class TableDrawing:
         """The table as an embed, Latest lines and clock as fields (a replay's frames)."""
         embed = self.uis[table.game.key].table_embed(table)
         if lines := self.latest(table):
-            embed.add_field(name="Latest", value="\n".join(lines)[:1024], inline=False)
+            embed.add_field(
+                name=T.pgettext("table field", "Latest"), value="\n".join(lines)[:1024], inline=False
+            )
         if clock := self.clock(table):
-            embed.add_field(name="⏰ Clock", value=clock, inline=False)
+            embed.add_field(name=T.pgettext("table field", "⏰ Clock"), value=clock, inline=False)
         return embed
 
     def clock(self, table: Table) -> str | None:
@@ -170,7 +178,7 @@ class TableDrawing:
         )
         custom = getattr(self.uis[table.game.key], "clock_text", None)
         text = custom(table, timer) if custom is not None else None
-        text = text or TIMER_TEXT.get(timer or "", "the referee steps in")
+        text = text or T.gettext(TIMER_TEXT.get(timer or "", N_("the referee steps in")))
         return f"{text[0].upper()}{text[1:]} <t:{int(table.deadline_at.timestamp())}:R>"
 
     async def ready(self, table: Table, *, for_click: bool = False, counted: bool = True) -> Drawing:
@@ -241,11 +249,14 @@ class TableDrawing:
             return list(final(table))
         if table.status != "playing":
             return []
-        label = getattr(ui, "hand_label", "My hand")
+        # A game's own labels: a text, or worded when drawn (a method given the table).
+        hand, dm = getattr(ui, "hand_label", None), getattr(ui, "dm_label", None)
+        label = (hand(table) if callable(hand) else hand) or T.pgettext("button", "My hand")
+        dm_label = (dm(table) if callable(dm) else dm) or T.pgettext("button", "Hand by DM")
         emoji = getattr(ui, "hand_emoji", "🃏")
         items: list[discord.ui.Item[Any]] = [
             TableButton(table.id, "hand", label=label, emoji=emoji, style=discord.ButtonStyle.primary, row=0),
-            TableButton(table.id, "dm", label=getattr(ui, "dm_label", "Hand by DM"), emoji="✉️", row=0),
+            TableButton(table.id, "dm", label=dm_label, emoji="✉️", row=0),
         ]
         items.extend(ui.table_items(table))
         return items
@@ -293,7 +304,7 @@ class TableDrawing:
             return Drawing(self.lobby.embed(table))
         drawing = self.draw(table)
         drawing.items = []
-        drawing.extra = [f"**Waiting on** · {self.waiting_text(table)}"]
+        drawing.extra = [T.gettext("**Waiting on** · {waiting}", waiting=self.waiting_text(table))]
         return drawing
 
     def waiting_text(self, table: Table) -> str:
@@ -303,22 +314,35 @@ class TableDrawing:
             return str(text)
         waiting = self.waiting_on(table)
         if waiting is None:
-            return "anyone: play as soon as you can"
+            return T.gettext("anyone: play as soon as you can")
         if waiting:
             return ", ".join(f"**{table.name(s)}**" for s in waiting)
         # Nobody has to act: say what happens instead of a bare "nobody".
-        return "nobody: the referee takes the next step" + (" (see ⏰ Clock)" if self.clock(table) else "")
+        if self.clock(table):
+            return T.gettext("nobody: the referee takes the next step (see ⏰ Clock)")
+        return T.gettext("nobody: the referee takes the next step")
 
     def thread_line(self, table: Table) -> str:
         """The line a thread table keeps in its parent channel."""
         where = f"<#{table.channel_id}>"
-        host = next((s.name for s in table.seats if s.user_id == table.host_id), "someone")
+        host = next(
+            (s.name for s in table.seats if s.user_id == table.host_id),
+            T.pgettext("a host nobody knows", "someone"),
+        )
+        game = table.game.title
         if table.status == "lobby":
-            return (
-                f"🎲 **{host}** opened a **{table.game.title}** table in {where}. Press **Join** to sit down."
+            return T.gettext(
+                "🎲 **{host}** opened a **{game}** table in {place}. Press **Join** to sit down.",
+                host=host,
+                game=game,
+                place=where,
             )
         if table.status == "playing":
-            return f"🎲 A **{table.game.title}** game is under way in {where}: come and watch."
+            return T.gettext(
+                "🎲 A **{game}** game is under way in {place}: come and watch.", game=game, place=where
+            )
         if table.status == "finished":
-            return f"🏁 The **{table.game.title}** game in {where} is over: the results are there."
-        return f"The **{table.game.title}** table in {where} was closed."
+            return T.gettext(
+                "🏁 The **{game}** game in {place} is over: the results are there.", game=game, place=where
+            )
+        return T.gettext("The **{game}** table in {place} was closed.", game=game, place=where)

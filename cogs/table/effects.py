@@ -43,7 +43,7 @@ class TryLater(Exception):
     its work, e.g. posted one message of several): try the same job again later."""
 
     def __init__(self, error: BaseException | None = None) -> None:
-        super().__init__(str(error) if error is not None else "try later")
+        super().__init__(str(error) if error is not None else "try later")  # text: for the log
         self.retry_after = retry_after(error) if error is not None else None
 
 

@@ -40,15 +40,17 @@ from cogs.table.lobby import Clicker
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
+from cogs.texts import N_, Texts
 from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 # A server membership seen this recently is trusted for a DM click without asking Discord again:
 # long enough to spare Discord a call per click in a quick exchange, short enough that someone
 # removed from the server stops playing within seconds.
 MEMBER_CHECK_TTL = timedelta(seconds=10)
-MEMBERSHIP_UNKNOWN = (
+MEMBERSHIP_UNKNOWN = N_(
     "I couldn't check with Discord that you're still in that server, so nothing changed. "
     "Try again in a moment."
 )
@@ -69,7 +71,7 @@ class Entry:
         self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
     ) -> None:
         if self.spine.draining:
-            await reply(interaction, RESTARTING)
+            await reply(interaction, T.gettext(RESTARTING))
             return
         if verb == "rematch":
             await self._guarded(interaction, self._rematch(interaction, table_id))
@@ -79,7 +81,7 @@ class Entry:
             await self._guarded(interaction, self._finished_history(interaction, table_id))
             return
         if table is None:
-            await reply(interaction, "That table has ended, so its buttons no longer do anything.")
+            await reply(interaction, T.gettext("That table has ended, so its buttons no longer do anything."))
             return
         async with table.lock:
             await self._guarded(interaction, self._table_button(interaction, table, verb, arg))
@@ -88,33 +90,33 @@ class Entry:
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
     ) -> None:
         if interaction.channel_id != table.channel_id and not on_thread_line(interaction, table, verb):
-            raise Refusal("That button belongs to a table in another channel.")
+            raise Refusal(T.gettext("That button belongs to a table in another channel."))
         if table.status == "lobby":
             await self._lobby_click(interaction, table, verb, arg)
             return
         if table.status != "playing" or table.state is None:
-            raise Refusal("This game is over.")
+            raise Refusal(T.gettext("This game is over."))
         seat = table.seat_of(interaction.user.id)
         if verb == "history":
             await self._send_history(interaction, table)
             return
         if verb == "hand":
             if seat is None:
-                raise Refusal("You're not playing at this table, so you have no hand here.")
+                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
             await self.spine.panels.answer(interaction, table, seat, None, edit=False)
         elif verb == "dm":
             if seat is None:
-                raise Refusal("You're not playing at this table, so you have no hand here.")
+                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
             if await self.spine.panels.send_dm(interaction, table, seat):
                 table.seats[seat].prefers_dm = True
         elif verb == "act" and arg:
             # Public buttons any player may press (Next round, a gesture, a bid): they act on the
             # current state, because the table message is redrawn at most once a second.
             if seat is None:
-                raise Refusal("Only the players at this table can do that.")
+                raise Refusal(T.gettext("Only the players at this table can do that."))
             await self._apply_public(interaction, table, seat, arg)
         else:
-            raise Refusal("That button doesn't do anything any more.")
+            raise Refusal(T.gettext("That button doesn't do anything any more."))
 
     async def _finished_history(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """History on a finished table's message (GameUI.final_items): the game as it ended,
@@ -126,11 +128,13 @@ class Entry:
                 table = Table.from_row(row) if row is not None and row.status == "finished" else None
             except Exception:  # a read that fails changes nothing: say so, let them press again
                 log.warning("could not load finished table %s for its history", table_id, exc_info=True)
-                raise Refusal("I couldn't read that game's history just now. Please press again.") from None
+                raise Refusal(
+                    T.gettext("I couldn't read that game's history just now. Please press again.")
+                ) from None
         if table is None or table.status != "finished" or table.state is None:
-            raise Refusal("That table has ended, so its buttons no longer do anything.")
+            raise Refusal(T.gettext("That table has ended, so its buttons no longer do anything."))
         if interaction.channel_id != table.channel_id:
-            raise Refusal("That button belongs to a table in another channel.")
+            raise Refusal(T.gettext("That button belongs to a table in another channel."))
         await self._send_history(interaction, table)
 
     async def _send_history(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -139,16 +143,24 @@ class Entry:
         refuses the answer, nothing changed and the person can press again."""
         history = getattr(self.spine.uis[table.game.key], "history", None)
         if history is None:
-            raise Refusal("This game keeps no history to show.")
+            raise Refusal(T.gettext("This game keeps no history to show."))
         text = history(table)
         try:
             if len(text) <= HISTORY_MESSAGE_LIMIT:
                 await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
                 return
             data = io.BytesIO(as_text(text).encode())  # a file is plain text: names as chosen
-            so_far = "of the whole game" if table.status == "finished" else "so far"
+            if table.status == "finished":
+                long = T.gettext(
+                    "{game}: the history of the whole game is long, so here it is as a file.",
+                    game=table.game.title,
+                )
+            else:
+                long = T.gettext(
+                    "{game}: the history so far is long, so here it is as a file.", game=table.game.title
+                )
             await interaction.response.send_message(
-                f"{table.game.title}: the history {so_far} is long, so here it is as a file.",
+                long,
                 file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
                 ephemeral=True,
                 allowed_mentions=NOBODY,
@@ -178,11 +190,12 @@ class Entry:
         await self.spine.save(table, draft, seats=draft.specs())
         if not table.live:
             self.spine.closed(table)
-            await self._answer_table(interaction, table, "The table is cancelled.")
+            await self._answer_table(interaction, table, T.gettext("The table is cancelled."))
             return
-        text = escape(edit.note) if edit.note else "Done."  # the note is plain text (the footer's)
+        text = escape(edit.note) if edit.note else T.gettext("Done.")  # the note is plain text (the footer's)
         if on_thread_line(interaction, table, verb):
-            text = f"You're seated at the table in <#{table.channel_id}>."
+            place = f"<#{table.channel_id}>"
+            text = T.gettext("You're seated at the table in {place}.", place=place)
         await self._answer_table(interaction, table, text, note=edit.note)
 
     async def _answer_table(
@@ -222,13 +235,13 @@ class Entry:
         # Timers and computers run whatever Discord says next.
         self.spine.after_change(table, events, render=False)
         self.spine.thread_lines.request(table)
-        await self._answer_table(interaction, table, "The game has started.")
+        await self._answer_table(interaction, table, T.gettext("The game has started."))
 
     async def on_action_button(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
     ) -> None:
         if self.spine.draining:
-            await reply(interaction, RESTARTING)
+            await reply(interaction, T.gettext(RESTARTING))
             return
         table = self.spine.tables.get(table_id)
         if table is None and interaction.guild_id is None:
@@ -236,7 +249,9 @@ class Entry:
             await self._foreign_click(interaction, table_id, version, action)
             return
         if table is None:
-            await reply(interaction, "That table has ended, so this panel no longer does anything.")
+            await reply(
+                interaction, T.gettext("That table has ended, so this panel no longer does anything.")
+            )
             return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action))
@@ -250,12 +265,14 @@ class Entry:
         try:
             row = await self.spine.store.get_table(table_id)
             if row is None or row.status != "playing" or self.spine.owns(row.guild_id):
-                await reply(interaction, "That table has ended, so this panel no longer does anything.")
+                await reply(
+                    interaction, T.gettext("That table has ended, so this panel no longer does anything.")
+                )
                 return
             table = Table.from_row(row)
         except Exception:
             log.exception("could not load table %s for a DM click", table_id)
-            await reply(interaction, NOT_SAVED)
+            await reply(interaction, T.gettext(NOT_SAVED))
             return
         table.foreign = True
         self.spine.track_epoch(table)
@@ -273,12 +290,12 @@ class Entry:
     ) -> None:
         in_dm = interaction.guild_id is None
         if not in_dm and interaction.channel_id != table.channel_id:
-            raise Refusal("That button belongs to a table in another channel.")
+            raise Refusal(T.gettext("That button belongs to a table in another channel."))
         if table.status != "playing" or table.state is None:
-            raise Refusal("This game is over.")
+            raise Refusal(T.gettext("This game is over."))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise Refusal("You're not playing at this table.")
+            raise Refusal(T.gettext("You're not playing at this table."))
         if in_dm:
             await self._require_member(table, interaction.user)
         # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
@@ -292,7 +309,7 @@ class Entry:
             # actions: the game's panel checks the step against the state it draws now. Only a
             # new epoch (a new round, where the same codes mean new cards) starts it over.
             if version < table.epoch_since:
-                note = "The table moved on; here it is now."
+                note = T.gettext("The table moved on; here it is now.")
                 await self.spine.panels.answer(interaction, table, seat, note, edit=own)
             else:
                 await self.spine.panels.answer(interaction, table, seat, None, edit=own, nav=action[4:])
@@ -319,10 +336,10 @@ class Entry:
             if failure in (Failure.MEMBER_GONE, Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
                 self._members.pop(key, None)
                 raise Refusal(
-                    "You're no longer a member of that server, so you can't play at its table."
+                    T.gettext("You're no longer a member of that server, so you can't play at its table.")
                 ) from None
             log.info("could not check membership for a DM click: %s", error)
-            raise Refusal(MEMBERSHIP_UNKNOWN) from None
+            raise Refusal(T.gettext(MEMBERSHIP_UNKNOWN)) from None
         self._members[key] = now
 
     async def _apply_public(
@@ -335,10 +352,21 @@ class Entry:
         if seconds:
             last = self._public_uses.get(key)
             if last is not None and (now - last).total_seconds() < seconds:
-                raise Refusal(f"Easy there — once every {seconds:g} seconds.")
-        await self.spine.act(
-            table, seat, action, interaction.user.id
-        )  # IllegalAction → a reason, via _guarded
+                shown = f"{seconds:g}"
+                # The plural form follows the whole seconds (a fraction of one reads as "seconds").
+                count = int(seconds) if float(seconds).is_integer() else max(2, int(seconds))
+                raise Refusal(
+                    T.ngettext(
+                        "Easy there — once every {seconds} second.",
+                        "Easy there — once every {seconds} seconds.",
+                        count,
+                        seconds=shown,
+                    )
+                )
+        try:
+            await self.spine.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:  # the game's cog words the engine's refusal
+            raise Refusal(self.spine.refusal(table, error)) from None
         if seconds:
             self._public_uses[key] = now
         # The table shows what happened. A click on the table message itself is answered by
@@ -356,11 +384,11 @@ class Entry:
     async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
         """A keyboard move (e.g. `/trap move c3>c4`): the same checks as a click, on the current state."""
         if self.spine.draining:
-            await reply(interaction, RESTARTING)
+            await reply(interaction, T.gettext(RESTARTING))
             return
         table = self.spine.table_in(interaction.channel_id)
         if table is None:
-            await reply(interaction, "There's no table in this channel.")
+            await reply(interaction, T.gettext("There's no table in this channel."))
             return
         async with table.lock:
             await self._guarded(interaction, self._command_action(interaction, table, action))
@@ -370,10 +398,10 @@ class Entry:
         did, or why it was refused) that replaces the seat's previous one: a whole panel per
         typed move piled up dozens of private messages in one game."""
         if table.status != "playing" or table.state is None:
-            raise Refusal("There's no game running at this table.")
+            raise Refusal(T.gettext("There's no game running at this table."))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise Refusal("You're not playing at this table.")
+            raise Refusal(T.gettext("You're not playing at this table."))
         typed = action.replace("`", "")[:40]  # the game's cog checked it; a back-tick would break the line
         try:
             events = await self.spine.act(table, seat, action, interaction.user.id)
@@ -382,9 +410,9 @@ class Entry:
                 interaction, table, seat, f"⚠️ `{typed}`: {self.spine.refusal(table, error)}"
             )
             return
-        done = " · ".join(self.spine.line(table, e) for e in events) or "Done."
+        done = " · ".join(self.spine.line(table, e) for e in events) or T.gettext("Done.")
         if table.status != "playing":
-            done += "\nThat ended the game: the results are on the table."
+            done += "\n" + T.gettext("That ended the game: the results are on the table.")
         await self.spine.panels.answer_typed(interaction, table, seat, f"✅ `{typed}`: {done}"[:2000])
 
     async def _apply_from_click(
@@ -400,8 +428,13 @@ class Entry:
         if version != table.version and not await self._still_meant(table, seat, version, action):
             # Quote the news only if it is news since that panel (private choices log nothing).
             fresh = table.log and table.logged_at > version
-            news = f" ({plain(self.spine.drawing.latest(table, 1)[0])})" if fresh else ""
-            note = f"Too slow — the table moved on before your click{news}, so it changed nothing."
+            if fresh:
+                note = T.gettext(
+                    "Too slow — the table moved on before your click ({news}), so it changed nothing.",
+                    news=plain(self.spine.drawing.latest(table, 1)[0]),
+                )
+            else:
+                note = T.gettext("Too slow — the table moved on before your click, so it changed nothing.")
             await self.spine.panels.answer(interaction, table, seat, note, edit=panel)
             return
         try:
@@ -435,12 +468,15 @@ class Entry:
         except Refusal as refusal:
             await reply(interaction, str(refusal))
         except IllegalAction as error:
+            # Every engine refusal is worded by the game's cog where the table is in hand
+            # (Spine.refusal); one reaching here has no table to word it with.
+            log.warning("an engine refusal reached no table: %r", error)
             await reply(interaction, error.reason)
         except TableMoved:
-            await reply(interaction, MOVED)
+            await reply(interaction, T.gettext(MOVED))
         except SQLAlchemyError:
             log.exception("database error while handling a click")
-            await reply(interaction, NOT_SAVED)
+            await reply(interaction, T.gettext(NOT_SAVED))
         except LayoutTooLarge as error:
             # What the click committed stands (the table message shows it); only the answer's
             # drawing could not be sent. Failure.TOO_LARGE: not retried, the log says what it held.
@@ -451,19 +487,19 @@ class Entry:
                 interaction.user.id,
                 error,
             )
-            await reply(interaction, TOO_LARGE)
+            await reply(interaction, T.gettext(TOO_LARGE))
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         old = self.spine.messages.closed.get(table_id)
         if old is None:
             row = await self.spine.store.get_table(table_id)
             if row is None or row.status != "finished":
-                raise Refusal("That game can't be rematched.")
+                raise Refusal(T.gettext("That game can't be rematched."))
             old = Table.from_row(row)
         if interaction.channel_id != old.channel_id:
-            raise Refusal("That button belongs to a table in another channel.")
+            raise Refusal(T.gettext("That button belongs to a table in another channel."))
         if not any(s.user_id == interaction.user.id for s in old.seats):
-            raise Refusal("Only the players of that game can call a rematch.")
+            raise Refusal(T.gettext("Only the players of that game can call a rematch."))
         seats: list[SeatInfo] = []
         for s in old.seats:
             if s.left_at is not None:
@@ -489,5 +525,5 @@ class Entry:
         )
         await reply(
             interaction,
-            "Rematch lobby is open — same seats. You're the host: press Start when ready.",
+            T.gettext("Rematch lobby is open — same seats. You're the host: press Start when ready."),
         )

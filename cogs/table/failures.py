@@ -12,6 +12,9 @@ import enum
 import discord
 
 from cogs.table.layout import LayoutTooLarge
+from cogs.texts import N_, Texts
+
+T = Texts(__name__)
 
 # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
 UNKNOWN_CHANNEL = 10003
@@ -27,25 +30,25 @@ INVALID_FORM_BODY = 50035
 
 class Failure(enum.Enum):
     # The interaction can no longer be answered (too late, or its token expired): say it another way.
-    INTERACTION_GONE = "interaction gone"
+    INTERACTION_GONE = "interaction gone"  # text: a kind of failure, for the log
     # The message we edit was deleted: post it again.
-    MESSAGE_GONE = "message gone"
+    MESSAGE_GONE = "message gone"  # text: a kind of failure, for the log
     # The channel was deleted or the bot can no longer see it or post there: the table is unreachable.
-    CHANNEL_GONE = "channel gone"
-    NO_PERMISSION = "no permission"
+    CHANNEL_GONE = "channel gone"  # text: a kind of failure, for the log
+    NO_PERMISSION = "no permission"  # text: a kind of failure, for the log
     # The person closed their DMs: fall back to an ephemeral panel.
-    DM_CLOSED = "dm closed"
-    MEMBER_GONE = "member gone"
+    DM_CLOSED = "dm closed"  # text: a kind of failure, for the log
+    MEMBER_GONE = "member gone"  # text: a kind of failure, for the log
     # An edit refused over the attachments it kept (an id the message no longer holds: it was
     # changed elsewhere meanwhile): send it once more with every picture uploaded.
-    ATTACHMENTS_REFUSED = "attachments refused"
+    ATTACHMENTS_REFUSED = "attachments refused"  # text: a kind of failure, for the log
     # Passing trouble (429, 5xx, a dropped connection): try again later, change nothing.
     TRANSIENT = "transient"
     # A drawing with more than a message can hold, even after everything that may give way did
     # (cogs/table/layout.py): sending it again would fail the same way, so it is not retried.
     # The message keeps what it showed, a click is told why, and the log says what was too large;
     # the next change draws afresh.
-    TOO_LARGE = "too large"
+    TOO_LARGE = "too large"  # text: a kind of failure, for the log
     OTHER = "other"
 
     @property
@@ -90,15 +93,16 @@ def classify(error: BaseException) -> Failure:
     return Failure.OTHER
 
 
-# What a table needs the bot to be allowed in its channel, by the name Discord's settings show.
+# What a table needs the bot to be allowed in its channel, by the name Discord's settings show
+# (worded by ``missing``, in the language of the moment).
 NEEDED = {
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
 }
-NEEDED_FOR_FILES = {"attach_files": "Attach Files"}
+NEEDED_FOR_FILES = {"attach_files": N_("Attach Files")}
 NEEDED_FOR_THREADS = {
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
 }
 
 
@@ -106,4 +110,4 @@ def missing(permissions: discord.Permissions | None, needed: dict[str, str]) -> 
     """The names of the permissions in ``needed`` that the bot lacks (none if unknown)."""
     if permissions is None:
         return []
-    return [label for flag, label in needed.items() if not getattr(permissions, flag, False)]
+    return [T.gettext(label) for flag, label in needed.items() if not getattr(permissions, flag, False)]

@@ -57,6 +57,9 @@ from typing import Any, TypeAlias
 import discord
 
 from cogs.table.common import escape
+from cogs.texts import Texts
+
+T = Texts(__name__)
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -345,7 +348,7 @@ def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_T
     if drawing.latest:
         tail.append(_Text("latest", _latest(drawing.latest, 0, drawing.earlier)))
     if drawing.clock:
-        tail.append(_Text("clock", f"**⏰ Clock** · {drawing.clock}"))
+        tail.append(_Text("clock", T.gettext("**⏰ Clock** · {clock}", clock=drawing.clock)))
     tail.extend(_Text("extra", line) for line in drawing.extra)
     return _Text("head", head or "\u200b"), fields, footer, tail
 
@@ -353,11 +356,23 @@ def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_T
 def _latest(lines: list[str], left_out: int, earlier: str | None) -> str:
     """The Latest block: its newest lines, and what was left out for room and where it is."""
     shown = lines[left_out:]
+    title = T.gettext("**Latest**")
     if not left_out:
-        return "**Latest**\n" + "\n".join(shown)
-    where = f": {earlier} has them" if earlier else " to fit the message"
-    note = f"-# {ELLIPSIS} {left_out} earlier line{'s' if left_out != 1 else ''} left out{where}"
-    return "**Latest**\n" + note + "\n" + "\n".join(shown)
+        return title + "\n" + "\n".join(shown)
+    if earlier:
+        note = T.ngettext(
+            "{n} earlier line left out: {where} has them",
+            "{n} earlier lines left out: {where} has them",
+            left_out,
+            where=earlier,
+        )
+    else:
+        note = T.ngettext(
+            "{n} earlier line left out to fit the message",
+            "{n} earlier lines left out to fit the message",
+            left_out,
+        )
+    return title + "\n" + f"-# {ELLIPSIS} {note}" + "\n" + "\n".join(shown)
 
 
 def _fit_text(blocks: list[_Text], drawing: Drawing) -> None:
@@ -398,7 +413,7 @@ def _rows(items: list[discord.ui.Item[Any]]) -> list[list[discord.ui.Item[Any]]]
             while used.get(row, 0) + width > ROW_WIDTH:
                 row += 1
         elif used.get(row, 0) + width > ROW_WIDTH:
-            raise LayoutTooLarge(f"item would not fit at row {row}")
+            raise LayoutTooLarge(f"item would not fit at row {row}")  # text: for the log
         rows.setdefault(row, []).append(item)
         used[row] = used.get(row, 0) + width
     return [rows[r] for r in sorted(rows)]
@@ -452,10 +467,11 @@ class _Plan:
     def describe(self) -> str:
         buttons = sum(len(row) for row in self.rows)
         pictures = sum(map(len, self.galleries)) + (1 if self.thumb else 0)
+        boxes = len(self.galleries) + (1 if self.thumb else 0)
         return (
             f"{self.count()} components, at most {MAX_COMPONENTS}: {buttons} buttons in "
             f"{len(self.rows)} rows, {len(self.texts())} texts, {pictures} pictures in "
-            f"{len(self.galleries) + (1 if self.thumb else 0)} components, {len(self.downloads)} files"
+            f"{boxes} components, {len(self.downloads)} files"  # text: for the log
         )
 
 

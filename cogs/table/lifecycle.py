@@ -38,11 +38,13 @@ from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Fa
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import BrokenTable, Spine
+from cogs.texts import Texts
 from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict
 from rules import get_game
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 # How soon a timer whose deadline passed while the bot was down fires after a restart.
 RESUME_GRACE_SECONDS = 2.0
@@ -75,21 +77,34 @@ class Lifecycle:
         bot may not post there, or the message could not be posted (then no lobby exists)."""
         game = get_game(game_key)
         if self.spine.draining:
-            raise Refusal(RESTARTING)
+            raise Refusal(T.gettext(RESTARTING))
         if channel_id in self.spine.broken:
             broken = self.spine.broken[channel_id]
             raise Refusal(
-                f"This channel holds a table I couldn't load (table {broken.id}). A server manager "
-                "can clear it with `/table stop`."
+                T.gettext(
+                    "This channel holds a table I couldn't load (table {table}). A server manager "
+                    "can clear it with `/table stop`.",
+                    table=broken.id,
+                )
             )
         if self.spine.table_in(channel_id) is not None:
             raise Refusal(
-                "This channel already has a table. Finish or stop it first, or start one in a thread."
+                T.gettext(
+                    "This channel already has a table. Finish or stop it first, or start one in a thread."
+                )
             )
         if not game.min_players <= seats <= game.max_players:
-            raise Refusal(f"{game.title} seats {game.min_players}–{game.max_players} players.")
+            raise Refusal(
+                T.ngettext(
+                    "{game} seats {least}–{n} player.",
+                    "{game} seats {least}–{n} players.",
+                    game.max_players,
+                    game=game.title,
+                    least=game.min_players,
+                )
+            )
         if speed not in SPEEDS:
-            raise Refusal(f"Speed must be one of: {', '.join(SPEEDS)}.")
+            raise Refusal(T.gettext("Speed must be one of: {speeds}.", speeds=", ".join(SPEEDS)))
         try:
             game.parse_options(rules)
         except ValueError as error:
@@ -101,8 +116,11 @@ class Lifecycle:
             needed |= NEEDED_FOR_FILES  # the table message carries files (a board, the cards)
         if lacking := missing(permissions, needed):
             raise Refusal(
-                f"I can't run a table in this channel: I'm missing {', '.join(lacking)}. "
-                "Ask a server manager to allow that here, or use another channel."
+                T.gettext(
+                    "I can't run a table in this channel: I'm missing {permissions}. "
+                    "Ask a server manager to allow that here, or use another channel.",
+                    permissions=", ".join(lacking),
+                )
             )
         seat_list = preseated or [SeatInfo(0, host.id, display_name(host))]
         seed = self.new_seed()
@@ -121,7 +139,7 @@ class Lifecycle:
                 seats=[s.spec() for s in seat_list],
             )
         except ChannelBusy as error:
-            raise Refusal("This channel already has a table. Finish or stop it first.") from error
+            raise Refusal(T.gettext("This channel already has a table. Finish or stop it first.")) from error
         table = Table(
             id=tid,
             guild_id=guild_id,
@@ -142,11 +160,13 @@ class Lifecycle:
             failure = classify(error)
             if failure in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
                 raise Refusal(
-                    "I couldn't post the table here: I'm not allowed to send messages with embeds in "
-                    "this channel. Ask a server manager to allow Send Messages and Embed Links."
+                    T.gettext(
+                        "I couldn't post the table here: I'm not allowed to send messages with embeds in "
+                        "this channel. Ask a server manager to allow Send Messages and Embed Links."
+                    )
                 ) from error
             raise Refusal(
-                "Discord didn't take the table's message, so no table was opened. Try again."
+                T.gettext("Discord didn't take the table's message, so no table was opened. Try again.")
             ) from error
         table.table_message_id = message.id
         self.spine.track(table)
@@ -162,18 +182,18 @@ class Lifecycle:
     async def leave(self, interaction: discord.Interaction[Any]) -> str:
         """`/table leave`. In a lobby the seat is freed; in a game a computer player takes it."""
         if self.spine.draining:
-            raise Refusal(RESTARTING)
+            raise Refusal(T.gettext(RESTARTING))
         table = self.spine.table_in(interaction.channel_id)
         if table is None:
-            raise Refusal("There's no table in this channel.")
+            raise Refusal(T.gettext("There's no table in this channel."))
         async with table.lock:
             try:
                 return await self._leave(interaction, table)
             except TableMoved:
-                raise Refusal(MOVED) from None
+                raise Refusal(T.gettext(MOVED)) from None
             except SQLAlchemyError:
                 log.exception("database error while leaving table %s", table.id)
-                raise Refusal(NOT_SAVED) from None
+                raise Refusal(T.gettext(NOT_SAVED)) from None
 
     async def _leave(self, interaction: discord.Interaction[Any], table: Table) -> str:
         user = interaction.user
@@ -184,12 +204,12 @@ class Lifecycle:
             await self.spine.save(table, draft, seats=draft.specs())
             if not table.live:
                 self.spine.closed(table)
-                return "You left, and with nobody left the table is cancelled."
+                return T.gettext("You left, and with nobody left the table is cancelled.")
             self.spine.messages.request(table)
-            return "You left the table."
+            return T.gettext("You left the table.")
         seat = draft.seat_of(user.id)
         if seat is None:
-            raise Refusal("You're not playing at this table.")
+            raise Refusal(T.gettext("You're not playing at this table."))
         info = draft.seats[seat]
         level = replacement_level(table.game.key)
         info.computer_level = level
@@ -197,10 +217,10 @@ class Lifecycle:
         info.prefers_dm = False
         if not draft.humans():
             draft.status = "cancelled"
-            draft.closed_note = "Everyone left, so the game was stopped. No results were recorded."
+            draft.closed_note = T.gettext("Everyone left, so the game was stopped. No results were recorded.")
             await self.spine.save(table, draft, seats=draft.specs())
             self.spine.closed(table)
-            return "You left. Nobody is left at the table, so the game was stopped."
+            return T.gettext("You left. Nobody is left at the table, so the game was stopped.")
         entries = [latest.left(seat, level)]
         if (heir := draft.pass_host()) is not None:
             entries.append(latest.new_host(heir.seat))
@@ -208,13 +228,13 @@ class Lifecycle:
         await self.spine.save(table, draft, seats=draft.specs())
         self.spine.panels.forget(table.id, seat)
         self.spine.after_change(table, [])
-        return "You left the game. A computer player has taken your seat."
+        return T.gettext("You left the game. A computer player has taken your seat.")
 
     async def stop(self, interaction: discord.Interaction[Any]) -> str:
         """`/table stop`: the host (while seated) or a server manager ends the table unrated. A
         manager can also clear a table that could not be loaded."""
         if self.spine.draining:
-            raise Refusal(RESTARTING)
+            raise Refusal(T.gettext(RESTARTING))
         user = interaction.user
         who = Clicker(user.id, display_name(user), is_manager(user))
         channel_id = interaction.channel_id or 0
@@ -222,28 +242,33 @@ class Lifecycle:
         if table is None:
             if channel_id in self.spine.broken:
                 return await self._clear_broken(who, channel_id)
-            raise Refusal("There's no table in this channel.")
+            raise Refusal(T.gettext("There's no table in this channel."))
         async with table.lock:
-            require_host(table, who, "stop the table")
+            require_host(table, who, T.gettext("stop the table"))
             draft = self.spine.draft(table)
             draft.status = "cancelled"
-            draft.closed_note = f"Stopped by {markdown_name(who.name)}. No results were recorded."
+            draft.closed_note = T.gettext(
+                "Stopped by {name}. No results were recorded.", name=markdown_name(who.name)
+            )
             try:
                 await self.spine.save(table, draft)
             except TableMoved:
-                raise Refusal(MOVED) from None
+                raise Refusal(T.gettext(MOVED)) from None
             except SQLAlchemyError:
                 log.exception("database error while stopping table %s", table.id)
-                raise Refusal(NOT_SAVED) from None
+                raise Refusal(T.gettext(NOT_SAVED)) from None
             self.spine.closed(table)
-        return "The table is stopped."
+        return T.gettext("The table is stopped.")
 
     async def _clear_broken(self, who: Clicker, channel_id: int) -> str:
         broken = self.spine.broken[channel_id]
         if not who.manager:
             raise Refusal(
-                f"This channel holds a table I couldn't load (table {broken.id}). "
-                "Only a server manager can clear it."
+                T.gettext(
+                    "This channel holds a table I couldn't load (table {table}). "
+                    "Only a server manager can clear it.",
+                    table=broken.id,
+                )
             )
         try:
             await self.spine.store.end_table(broken.id, "failed", broken.version + 1)
@@ -251,10 +276,12 @@ class Lifecycle:
             pass  # it was ended or changed elsewhere; either way it no longer blocks us here
         except SQLAlchemyError:
             log.exception("database error while clearing table %s", broken.id)
-            raise Refusal(NOT_SAVED) from None
+            raise Refusal(T.gettext(NOT_SAVED)) from None
         log.warning("table %s cleared by %s; it could not be loaded: %s", broken.id, who.name, broken.reason)
         del self.spine.broken[channel_id]
-        return f"Cleared table {broken.id}, which could not be loaded. The channel is free again."
+        return T.gettext(
+            "Cleared table {table}, which could not be loaded. The channel is free again.", table=broken.id
+        )
 
     async def resume(self) -> int:
         """Reload every live table: state, timers and computer players. Returns how many."""
@@ -367,33 +394,44 @@ async def open_table_command(
     referee = interaction.client.referee  # the bot holds it (bot.py)
     channel = interaction.channel
     if referee.draining:
-        await reply(interaction, RESTARTING)  # before the thread: nothing may be made now
+        await reply(interaction, T.gettext(RESTARTING))  # before the thread: nothing may be made now
         return
     if interaction.guild_id is None or channel is None:
-        await reply(interaction, "Tables can only be opened in a server channel.")
+        await reply(interaction, T.gettext("Tables can only be opened in a server channel."))
         return
     title = get_game(game_key).title
     try:
         if thread:
             if not isinstance(channel, discord.TextChannel):
-                raise Refusal("Threads can only be made from a text channel; try again without `thread`.")
+                raise Refusal(
+                    T.gettext("Threads can only be made from a text channel; try again without `thread`.")
+                )
             if lacking := missing(interaction.app_permissions, NEEDED_FOR_THREADS):
                 raise Refusal(
-                    f"I can't open a thread here: I'm missing {', '.join(lacking)}. Ask a server "
-                    "manager to allow that, or try again without `thread`."
+                    T.gettext(
+                        "I can't open a thread here: I'm missing {permissions}. Ask a server "
+                        "manager to allow that, or try again without `thread`.",
+                        permissions=", ".join(lacking),
+                    )
                 )
             try:
                 place: Any = await channel.create_thread(
-                    name=f"{title} — {plain_name(interaction.user.display_name)}"[:100],
+                    name=T.gettext(
+                        "{game} — {name}", game=title, name=plain_name(interaction.user.display_name)
+                    )[:100],
                     type=discord.ChannelType.public_thread,
                 )
             except discord.HTTPException as error:
                 if classify(error) in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
                     raise Refusal(
-                        "Discord didn't let me create a thread here (Create Public Threads and Send "
-                        "Messages in Threads are needed). Try again without `thread`."
+                        T.gettext(
+                            "Discord didn't let me create a thread here (Create Public Threads and Send "
+                            "Messages in Threads are needed). Try again without `thread`."
+                        )
                     ) from error
-                raise Refusal("Discord didn't create the thread, so no table was opened.") from error
+                raise Refusal(
+                    T.gettext("Discord didn't create the thread, so no table was opened.")
+                ) from error
         else:
             place = channel
         table = await referee.open_table(
@@ -413,9 +451,21 @@ async def open_table_command(
         return
     if thread and isinstance(channel, discord.abc.Messageable):
         await referee.post_thread_line(table, channel, channel.id)
-    where = f" in {place.mention}" if thread else ""
+    if thread:
+        opened = T.gettext(
+            "Your {game} table is open in {place} (table {table}). Press **Start** when everyone is seated.",
+            game=title,
+            place=place.mention,
+            table=table.id,
+        )
+    else:
+        opened = T.gettext(
+            "Your {game} table is open (table {table}). Press **Start** when everyone is seated.",
+            game=title,
+            table=table.id,
+        )
     await interaction.response.send_message(
-        f"Your {title} table is open{where} (table {table.id}). Press **Start** when everyone is seated.",
+        opened,
         ephemeral=True,
         allowed_mentions=NOBODY,
     )

@@ -15,6 +15,9 @@ import discord
 from cogs.table.buttons import LobbySelect, TableButton
 from cogs.table.common import Refusal, markdown_name, plain_name
 from cogs.table.model import SeatInfo, Table
+from cogs.texts import Texts
+
+T = Texts(__name__)
 
 SPEEDS = ("off", "relaxed", "fast")
 
@@ -48,55 +51,64 @@ class Lobby:
     def edit(self, draft: Table, who: Clicker, verb: str, arg: str | None) -> LobbyEdit:
         if verb == "join":
             if draft.seat_of(who.user_id) is not None:
-                raise Refusal("You're already seated at this table.")
+                raise Refusal(T.gettext("You're already seated at this table."))
             if len(draft.seats) >= draft.max_seats:
-                raise Refusal("This table is full.")
+                raise Refusal(T.gettext("This table is full."))
             draft.seats.append(SeatInfo(len(draft.seats), who.user_id, who.name))
-            return LobbyEdit(f"{plain_name(who.name)} joined.")
+            return LobbyEdit(T.gettext("{name} joined.", name=plain_name(who.name)))
         if verb == "leave":
             return LobbyEdit(self.leave(draft, who))
         if verb == "cpu":
-            require_host(draft, who, "add computer players")
+            require_host(draft, who, T.gettext("add computer players"))
             if arg not in draft.game.computer_levels:
-                raise Refusal("There's no computer player of that level.")
+                raise Refusal(T.gettext("There's no computer player of that level."))
             if len(draft.seats) >= draft.max_seats:
-                raise Refusal("This table is full.")
+                raise Refusal(T.gettext("This table is full."))
             number = sum(1 for s in draft.seats if s.is_computer) + 1
-            draft.seats.append(SeatInfo(len(draft.seats), None, f"Robo {number} ({arg})", computer_level=arg))
-            return LobbyEdit(f"A {arg} computer player sat down.")
+            # The name is stored as the seat's (worded once, in the language of the moment).
+            robo = T.gettext("Robo {number} ({level})", number=number, level=arg)
+            draft.seats.append(SeatInfo(len(draft.seats), None, robo, computer_level=arg))
+            return LobbyEdit(T.gettext("A {level} computer player sat down.", level=arg))
         if verb == "swap":
-            require_host(draft, who, "arrange the seats")
+            require_host(draft, who, T.gettext("arrange the seats"))
             if arg is None or not arg.isdigit() or int(arg) + 1 >= len(draft.seats):
-                raise Refusal("Those seats can't be swapped.")
+                raise Refusal(T.gettext("Those seats can't be swapped."))
             i = int(arg)
             draft.seats[i], draft.seats[i + 1] = draft.seats[i + 1], draft.seats[i]
             draft.renumbered()
-            return LobbyEdit(f"Seats {i + 1} and {i + 2} swapped.")
+            return LobbyEdit(T.gettext("Seats {first} and {second} swapped.", first=i + 1, second=i + 2))
         if verb == "cancel":
-            require_host(draft, who, "cancel the table")
-            draft.closed_note = f"Cancelled by {markdown_name(who.name)}."
+            require_host(draft, who, T.gettext("cancel the table"))
+            draft.closed_note = T.gettext("Cancelled by {name}.", name=markdown_name(who.name))
             return LobbyEdit(cancel=True)
         if verb == "start":
-            require_host(draft, who, "start the game")
+            require_host(draft, who, T.gettext("start the game"))
             if len(draft.seats) < draft.game.min_players:
-                raise Refusal(f"{draft.game.title} needs at least {draft.game.min_players} players.")
+                raise Refusal(
+                    T.ngettext(
+                        "{game} needs at least {n} player.",
+                        "{game} needs at least {n} players.",
+                        draft.game.min_players,
+                        game=draft.game.title,
+                    )
+                )
             return LobbyEdit(start=True)
-        raise Refusal("That button doesn't belong to a lobby.")
+        raise Refusal(T.gettext("That button doesn't belong to a lobby."))
 
     def leave(self, draft: Table, who: Clicker) -> str:
         """Someone leaves the lobby; the host's powers pass on. Cancels it if nobody is left."""
         seat = draft.seat_of(who.user_id)
         if seat is None:
-            raise Refusal("You're not seated at this table.")
+            raise Refusal(T.gettext("You're not seated at this table."))
         del draft.seats[seat]
         draft.renumbered()
-        note = f"{plain_name(who.name)} left."
+        note = T.gettext("{name} left.", name=plain_name(who.name))
         if not draft.humans():
             draft.status = "cancelled"
-            draft.closed_note = "Everyone left, so the table was cancelled."
+            draft.closed_note = T.gettext("Everyone left, so the table was cancelled.")
             return note
         if (heir := draft.pass_host()) is not None:
-            note += f" {heir.plain_name} is the host now."
+            note += " " + T.gettext("{name} is the host now.", name=heir.plain_name)
         return note
 
     # --- drawing ---------------------------------------------------------------------------
@@ -104,8 +116,10 @@ class Lobby:
     def embed(self, table: Table, note: str | None = None) -> discord.Embed:
         ui = self.uis[table.game.key]
         embed = discord.Embed(
-            title=f"{table.game.title} — table open",
-            description="Press **Join** to take a seat. The host presses **Start** when everyone is in.",
+            title=T.gettext("{game} — table open", game=table.game.title),
+            description=T.gettext(
+                "Press **Join** to take a seat. The host presses **Start** when everyone is in."
+            ),
             colour=discord.Colour.blurple(),
         )
         lines = []
@@ -113,17 +127,23 @@ class Lobby:
             # The name once: a mention beside it reads "alice · @alice" in Discord. A computer's
             # name already says its level ("Robo 1 (casual)").
             tag = "🤖 " if s.is_computer else ""
-            host = " — host" if s.user_id == table.host_id and not s.is_computer else ""
+            host = T.gettext(" — host") if s.user_id == table.host_id and not s.is_computer else ""
             lines.append(f"{s.seat + 1}. {tag}**{s.name}**{host}")
         for i in range(len(table.seats), table.max_seats):
-            lines.append(f"{i + 1}. *open seat*")
+            lines.append(T.gettext("{number}. *open seat*", number=i + 1))
         embed.add_field(
-            name=f"Seats ({len(table.seats)}/{table.max_seats})", value="\n".join(lines), inline=False
+            name=T.gettext("Seats ({taken}/{seats})", taken=len(table.seats), seats=table.max_seats),
+            value="\n".join(lines),
+            inline=False,
         )
         extra = getattr(ui, "lobby_lines", None)
         if extra is not None and (seating := extra(table)):
-            embed.add_field(name="Seating", value="\n".join(seating), inline=False)
-        embed.add_field(name="Options", value="\n".join(ui.options_lines(table)) or "—", inline=False)
+            embed.add_field(name=T.pgettext("lobby field", "Seating"), value="\n".join(seating), inline=False)
+        embed.add_field(
+            name=T.pgettext("lobby field", "Options"),
+            value="\n".join(ui.options_lines(table)) or "—",
+            inline=False,
+        )
         if note:
             embed.set_footer(text=note)
         return embed
@@ -132,23 +152,40 @@ class Lobby:
         full = len(table.seats) >= table.max_seats
         items: list[discord.ui.Item[Any]] = [
             TableButton(
-                table.id, "join", label="Join", style=discord.ButtonStyle.success, disabled=full, row=0
+                table.id,
+                "join",
+                label=T.pgettext("button", "Join"),
+                style=discord.ButtonStyle.success,
+                disabled=full,
+                row=0,
             ),
-            TableButton(table.id, "leave", label="Leave", row=0),
+            TableButton(table.id, "leave", label=T.pgettext("button", "Leave"), row=0),
             TableButton(
                 table.id,
                 "start",
-                label="Start",
+                label=T.pgettext("button", "Start"),
                 style=discord.ButtonStyle.primary,
                 disabled=len(table.seats) < table.game.min_players,
                 row=0,
             ),
-            TableButton(table.id, "cancel", label="Cancel", style=discord.ButtonStyle.danger, row=0),
+            TableButton(
+                table.id,
+                "cancel",
+                label=T.pgettext("button", "Cancel"),
+                style=discord.ButtonStyle.danger,
+                row=0,
+            ),
         ]
         for level in table.game.computer_levels:
             items.append(
                 TableButton(
-                    table.id, "cpu", level, label=f"Add computer: {level}", emoji="🤖", disabled=full, row=1
+                    table.id,
+                    "cpu",
+                    level,
+                    label=T.pgettext("button", "Add computer: {level}", level=level),
+                    emoji="🤖",
+                    disabled=full,
+                    row=1,
                 )
             )
         if len(table.seats) >= 2:
@@ -157,13 +194,17 @@ class Lobby:
             names = [s.plain_name for s in table.seats]
             options = [
                 discord.SelectOption(
-                    label=f"Swap seats {i + 1} and {i + 2}",
+                    label=T.pgettext("select", "Swap seats {first} and {second}", first=i + 1, second=i + 2),
                     value=f"{i}",
                     description=f"{names[i]} ↔ {names[i + 1]}"[:100],
                 )
                 for i in range(len(names) - 1)
             ]
-            items.append(LobbySelect(table.id, "swap", options, placeholder="Arrange seats (host)", row=2))
+            items.append(
+                LobbySelect(
+                    table.id, "swap", options, placeholder=T.pgettext("select", "Arrange seats (host)"), row=2
+                )
+            )
         return items
 
 
@@ -172,4 +213,4 @@ def require_host(table: Table, who: Clicker, what: str) -> None:
     if who.manager:
         return
     if who.user_id != table.host_id or table.seat_of(who.user_id) is None:
-        raise Refusal(f"Only the host (or a server manager) can {what}.")
+        raise Refusal(T.gettext("Only the host (or a server manager) can {what}.", what=what))

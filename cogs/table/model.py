@@ -15,11 +15,14 @@ from typing import Any
 
 from cogs.table import latest
 from cogs.table.common import escape, plain_name
+from cogs.texts import Texts
 from db.models import Game as GameRow
 from db.snapshots import grow_log
 from db.store import SeatSpec
 from rules import get_game
 from rules.base import Event, Game, State
+
+T = Texts(__name__)
 
 
 class TableMoved(Exception):
@@ -46,7 +49,7 @@ class SeatInfo:
     @property
     def plain_name(self) -> str:
         """The name for places Discord shows as they are: button and select labels, footers."""
-        return plain_name(self.chosen_name, fallback=f"player {self.seat + 1}")
+        return plain_name(self.chosen_name, fallback=T.gettext("player {number}", number=self.seat + 1))
 
     @property
     def is_computer(self) -> bool:
@@ -166,13 +169,13 @@ class Table:
     def name(self, seat: int | None) -> str:
         """A seat's name for message text and embeds (escaped markdown: see SeatInfo.name)."""
         if seat is None:
-            return "The referee"
+            return T.gettext("The referee")
         return self.seats[seat].name
 
     def plain_name(self, seat: int | None) -> str:
         """A seat's name for button and select labels, placeholders and footers."""
         if seat is None:
-            return "The referee"
+            return T.gettext("The referee")
         return self.seats[seat].plain_name
 
     def humans(self) -> list[SeatInfo]:

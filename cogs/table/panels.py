@@ -36,8 +36,10 @@ from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
 from cogs.table.messages import EditBudget, keeping, message_of
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
+from cogs.texts import Texts
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 # An open hand panel follows the table live, but at most once a second per player.
 PANEL_REFRESH = timedelta(seconds=1)
@@ -96,9 +98,11 @@ def shown(drawing: Drawing | None) -> str:
     return STAMP.sub(r'"\1*:', drawing.fingerprint())
 
 
-def over_drawing(text: str = "See the table for the results.") -> Drawing:
+def over_drawing(text: str | None = None) -> Drawing:
     """A panel once the game is over: no buttons, the table has the results."""
-    return Drawing(discord.Embed(title="Game over", description=text))
+    if text is None:
+        text = T.gettext("See the table for the results.")
+    return Drawing(discord.Embed(title=T.gettext("Game over"), description=text))
 
 
 def panel_message(drawing: Drawing, attachments: list[Attachment] | None = None) -> dict[str, Any]:
@@ -349,7 +353,7 @@ class Panels:
             log.info("a keyboard move's old answer was already gone: %s", error)
 
     async def answer_over(self, interaction: discord.Interaction[Any], *, edit: bool) -> None:
-        drawing = over_drawing("That was the last play. See the table for the results.")
+        drawing = over_drawing(T.gettext("That was the last play. See the table for the results."))
         try:
             if edit:
                 await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
@@ -373,12 +377,14 @@ class Panels:
             if classify(error) is Failure.TRANSIENT:
                 # Not the person's settings: Discord's trouble. Nothing to retry behind their
                 # back (a DM they didn't see arrive would surprise them): say so, hand it here.
-                note = (
+                note = T.gettext(
                     "Discord didn't deliver the DM just now, so here is your hand here. "
                     "Press **Hand by DM** again in a moment to move it to your DMs."
                 )
             else:
-                note = "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
+                note = T.gettext(
+                    "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
+                )
             await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()
@@ -386,5 +392,5 @@ class Panels:
         panel = OpenPanel(None, message, now, table.version, now, None, shown(drawing))
         panel.held = Held.after(message, drawing.layout)
         self._keep(table.id, seat, panel)
-        await reply(interaction, "I sent your hand to your DMs. Its buttons work from there.")
+        await reply(interaction, T.gettext("I sent your hand to your DMs. Its buttons work from there."))
         return True

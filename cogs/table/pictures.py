@@ -193,7 +193,7 @@ class Pictures:
             # be sent is told apart from one that raises (microseconds: a few card names).
             sent = pickle.dumps(draw)
         except Exception as error:
-            why = f"it cannot be sent to a worker process ({error!r})"
+            why = f"it cannot be sent to a worker process ({error!r})"  # text: for the log
         else:
             try:
                 # The budget starts with its turn: waiting behind others is not a stuck worker.
@@ -204,7 +204,7 @@ class Pictures:
                     self._in_threads = False
                 return found
             except TimeoutError:
-                why = f"no worker drew it within {DRAW_BUDGET_SECONDS:.0f} s"
+                why = f"no worker drew it within {DRAW_BUDGET_SECONDS:.0f} s"  # text: for the log
             except (PoolUnavailable, PoolClosed, NotSent) as error:
                 why = str(error)
             except asyncio.CancelledError:
@@ -213,7 +213,7 @@ class Pictures:
                 task = asyncio.current_task()
                 if task is None or task.cancelling():
                     raise
-                why = "the pool was shut down before it drew it"
+                why = "the pool was shut down before it drew it"  # text: for the log
         # Said once while it lasts (a pool backing off would otherwise log every picture).
         if not self._in_threads:
             log.warning("pictures are drawn in threads instead of worker processes: %s", why)

@@ -30,6 +30,9 @@ from cogs.table.effects import TryLater
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
+from cogs.texts import Texts
+
+T = Texts(__name__)
 
 # Someone who acted this recently is playing right now: the table is in front of them.
 ACTIVE = timedelta(minutes=1)
@@ -73,7 +76,8 @@ class Announcer:
         """The line as posted: the people it is for named first, then the game's text."""
         if not people:
             return announcement.text
-        return f"{' '.join(f'<@{user_id}>' for user_id in people)}, {announcement.text}"
+        mentions = " ".join(f"<@{user_id}>" for user_id in people)
+        return T.gettext("{people}, {line}", people=mentions, line=announcement.text)
 
     async def announce(
         self, table: Table, announcement: Announcement, people: list[int], ping: list[int]

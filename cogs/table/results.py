@@ -15,12 +15,14 @@ import discord
 
 from cogs.table.common import markdown_name
 from cogs.table.model import Table
+from cogs.texts import N_, Texts
 from db.ratings import change_text
 from db.store import RatingChange, Store
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
-FIELD = "Ratings"
+FIELD = N_("Ratings")
 # A replay's step button: the game, the step it leads to, and which arrow it is (cogs/boards/replay.py
 # registers the DynamicItem that answers it; the format lives here so the table needs no import of
 # the boards).
@@ -34,14 +36,14 @@ def replay_id(game_id: int, step: int, direction: str) -> str:
 def watch_again(table: Table) -> discord.ui.Button[Any]:
     """Under the results: open this game's replay from its first step, privately."""
     return discord.ui.Button(
-        label="Watch again",
+        label=T.pgettext("button", "Watch again"),
         emoji="📼",
         style=discord.ButtonStyle.secondary,
         custom_id=replay_id(table.id, 0, "w"),
     )
 
 
-UNREAD = "The new ratings couldn't be read just now: `/stats show` has them."
+UNREAD = N_("The new ratings couldn't be read just now: `/stats show` has them.")
 
 
 def escaped(name: str) -> str:
@@ -51,8 +53,12 @@ def escaped(name: str) -> str:
 
 
 def rating_line(change: RatingChange) -> str:
-    line = f"**{escaped(change.name)}** {change.after} ({change_text(change.before, change.after)})"
-    return line + (", left the game" if change.left else "")
+    name, after, change_ = escaped(change.name), change.after, change_text(change.before, change.after)
+    if change.left:
+        return T.gettext(
+            "**{name}** {rating} ({change}), left the game", name=name, rating=after, change=change_
+        )
+    return T.gettext("**{name}** {rating} ({change})", name=name, rating=after, change=change_)
 
 
 async def add_ratings(store: Store, table: Table, embed: discord.Embed) -> None:
@@ -64,7 +70,9 @@ async def add_ratings(store: Store, table: Table, embed: discord.Embed) -> None:
         changes = await store.rating_changes(table.id)
     except Exception:
         log.warning("could not read the new ratings of table %s", table.id, exc_info=True)
-        embed.add_field(name=FIELD, value=UNREAD, inline=False)
+        embed.add_field(name=T.gettext(FIELD), value=T.gettext(UNREAD), inline=False)
         return
     if changes:
-        embed.add_field(name=FIELD, value="\n".join(rating_line(c) for c in changes)[:1024], inline=False)
+        embed.add_field(
+            name=T.gettext(FIELD), value="\n".join(rating_line(c) for c in changes)[:1024], inline=False
+        )

@@ -98,7 +98,7 @@ class Scheduler:
             if entry is None or entry[1] != seq:
                 continue  # replaced or cancelled since it was pushed
             del self._jobs[key]
-            task = asyncio.create_task(self._run(key, entry[2]), name=f"scheduled:{key}")
+            task = asyncio.create_task(self._run(key, entry[2]), name=f"scheduled:{key}")  # text: a task name
             self._running.add(task)
             task.add_done_callback(self._running.discard)
 

@@ -44,6 +44,7 @@ from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
+from cogs.texts import Texts
 from db import snapshots
 from db.models import LIVE_STATUSES, utcnow
 from db.models import Game as GameRow
@@ -51,6 +52,7 @@ from db.store import Conflict, SeatResult, Store
 from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 # A table whose channel is gone (or refuses the bot) this long is closed as abandoned, unrated.
 UNREACHABLE_GRACE = timedelta(minutes=5)
@@ -378,7 +380,11 @@ class Spine:
     async def _finish(self, table: Table) -> None:
         ui = self.uis[table.game.key]
         rematch = TableButton(
-            table.id, "rematch", label="Rematch", emoji="🔁", style=discord.ButtonStyle.success
+            table.id,
+            "rematch",
+            label=T.pgettext("button", "Rematch"),
+            emoji="🔁",
+            style=discord.ButtonStyle.success,
         )
         embed = ui.final_embed(table)
         await add_ratings(self.store, table, embed)  # "alice 1523 (+18)" for each person
@@ -451,7 +457,7 @@ class Spine:
                 return
             draft = self.draft(table)
             draft.status = "abandoned"
-            draft.closed_note = (
+            draft.closed_note = T.gettext(
                 "This table's channel was deleted or the bot lost access to it, so the game was "
                 "abandoned. No results were recorded."
             )

@@ -22,9 +22,11 @@ from cogs.table.drawing import TableDrawing
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.model import Table
+from cogs.texts import Texts
 from db.store import Store
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 
 def on_thread_line(interaction: discord.Interaction[Any], table: Table, verb: str) -> bool:
@@ -57,7 +59,9 @@ class ThreadLines:
         table = self._lookup(table_id)
         if table is None or isinstance(table.settings.get("line"), list):
             return  # the table is gone, or its line stands already
-        join = TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)
+        join = TableButton(
+            table.id, "join", label=T.pgettext("button", "Join"), style=discord.ButtonStyle.success
+        )
         items: list[discord.ui.Item[Any]] = [join] if table.status == "lobby" else []
         try:
             message = await self.bot.get_partial_messageable(parent_id).send(
@@ -90,7 +94,11 @@ class ThreadLines:
             return
         items: list[discord.ui.Item[Any]] = []
         if table.status == "lobby":
-            items = [TableButton(table.id, "join", label="Join", style=discord.ButtonStyle.success)]
+            items = [
+                TableButton(
+                    table.id, "join", label=T.pgettext("button", "Join"), style=discord.ButtonStyle.success
+                )
+            ]
         try:
             message = self.bot.get_partial_messageable(line[0]).get_partial_message(line[1])
             await message.edit(

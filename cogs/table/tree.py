@@ -17,8 +17,10 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
 from cogs.table.common import NOBODY, RESTARTING, escape
+from cogs.texts import Texts
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 SNOWFLAKE_KINDS = {Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment}
 
@@ -28,23 +30,23 @@ def _bad_value(param: Any, value: Any) -> str | None:
     kind = param.type
     name = param.display_name
     if kind is Kind.integer and (isinstance(value, bool) or not isinstance(value, int)):
-        return f"`{name}` must be a whole number."
+        return T.gettext("`{name}` must be a whole number.", name=name)
     if kind is Kind.number and (isinstance(value, bool) or not isinstance(value, int | float)):
-        return f"`{name}` must be a number."
+        return T.gettext("`{name}` must be a number.", name=name)
     if kind is Kind.boolean and not isinstance(value, bool):
-        return f"`{name}` must be true or false."
+        return T.gettext("`{name}` must be true or false.", name=name)
     if kind is Kind.string and not isinstance(value, str):
-        return f"`{name}` must be text."
+        return T.gettext("`{name}` must be text.", name=name)
     if kind in SNOWFLAKE_KINDS and not str(value).isdigit():
-        return f"`{name}` must be a {kind.name}."
+        return T.gettext("`{name}` must be a {kind}.", name=name, kind=kind.name)
     if kind in (Kind.integer, Kind.number):
         if param.min_value is not None and value < param.min_value:
-            return f"`{name}` must be at least {param.min_value}."
+            return T.gettext("`{name}` must be at least {least}.", name=name, least=param.min_value)
         if param.max_value is not None and value > param.max_value:
-            return f"`{name}` must be at most {param.max_value}."
+            return T.gettext("`{name}` must be at most {most}.", name=name, most=param.max_value)
     if param.choices and value not in [choice.value for choice in param.choices]:
         allowed = ", ".join(str(choice.value) for choice in param.choices)
-        return f"`{name}` must be one of: {allowed}."
+        return T.gettext("`{name}` must be one of: {allowed}.", name=name, allowed=allowed)
     return None
 
 
@@ -53,25 +55,29 @@ def invalid_options(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -
     try:
         command, options = tree._get_app_command_options(data)  # type: ignore[arg-type]
     except (app_commands.AppCommandError, KeyError, TypeError, ValueError):
-        return "That isn't a command I know."
+        return T.gettext("That isn't a command I know.")
     if not isinstance(command, app_commands.Command):
         return None
     params = {p.display_name: p for p in command.parameters}
     given = set()
     for option in options:
         if not isinstance(option, dict) or not isinstance(option.get("name"), str):
-            return "That command arrived malformed."
+            return T.gettext("That command arrived malformed.")
         param = params.get(option["name"])
         if param is None:
             # A forged name: shown escaped, not in a code span a back-tick could close.
-            return f"{escape(option['name'][:32])} isn't an option of /{command.qualified_name}."
+            return T.gettext(
+                "{option} isn't an option of /{command}.",
+                option=escape(option["name"][:32]),
+                command=command.qualified_name,
+            )
         given.add(param.display_name)
         problem = _bad_value(param, option.get("value"))
         if problem is not None:
             return problem
     missing = [p.display_name for p in command.parameters if p.required and p.display_name not in given]
     if missing:
-        return f"/{command.qualified_name} needs `{missing[0]}`."
+        return T.gettext("/{command} needs `{option}`.", command=command.qualified_name, option=missing[0])
     return None
 
 
@@ -83,7 +89,9 @@ class RefereeTree(app_commands.CommandTree[Any]):
         if referee is not None and referee.draining:
             # Shutting down: every command answers the same and makes or changes nothing.
             try:
-                await interaction.response.send_message(RESTARTING, ephemeral=True, allowed_mentions=NOBODY)
+                await interaction.response.send_message(
+                    T.gettext(RESTARTING), ephemeral=True, allowed_mentions=NOBODY
+                )
             except discord.HTTPException:
                 log.info("could not answer a command while restarting")
             return False
@@ -95,7 +103,9 @@ class RefereeTree(app_commands.CommandTree[Any]):
             return True
         try:
             await interaction.response.send_message(
-                f"{problem} Nothing happened.", ephemeral=True, allowed_mentions=NOBODY
+                T.gettext("{problem} Nothing happened.", problem=problem),
+                ephemeral=True,
+                allowed_mentions=NOBODY,
             )
         except discord.HTTPException:
             log.info("could not answer a malformed command")

@@ -95,18 +95,17 @@ class WorkerPool:
                 self._discard(pool)
                 if attempt == 0:
                     log.warning("a %s worker died (%s); trying again in a fresh pool", self.name, error)
-        raise PoolUnavailable(f"the fresh {self.name} pool broke too")
+        raise PoolUnavailable(f"the fresh {self.name} pool broke too")  # text: for the log
 
     async def _executor(self) -> ProcessPoolExecutor:
         """The pool, started if there is none. Raises ``PoolUnavailable`` if it cannot start."""
         while self._pool is None:
             if self.closed:
-                raise PoolClosed(f"the {self.name} pool is shut down")
+                raise PoolClosed(f"the {self.name} pool is shut down")  # text: for the log
             starting = self._starting
             if starting is None and (wait := self._retry_at - _clock()) > 0:
-                raise PoolUnavailable(
-                    f"the {self.name} pool failed to start; it is tried again in {wait:.0f} s"
-                )
+                why = f"the {self.name} pool failed to start; it is tried again in {wait:.0f} s"  # text: log
+                raise PoolUnavailable(why)
             if starting is None:
                 # Starting processes takes tens of milliseconds: do it in a thread, not on the
                 # loop. In an empty context, so nothing of the caller's (a test harness's
@@ -117,14 +116,16 @@ class WorkerPool:
                         None, contextvars.Context().run, _started_pool, self.workers, self.preload
                     )
                 except RuntimeError as error:  # no thread to start it in
-                    raise PoolUnavailable(f"the {self.name} pool could not start ({error})") from error
+                    why = f"the {self.name} pool could not start ({error})"  # text: for the log
+                    raise PoolUnavailable(why) from error
                 self._starting = starting
                 # Settles the start even if every job waiting for it gave up meanwhile.
                 starting.add_done_callback(self._started)
             try:
                 await asyncio.shield(starting)
             except Exception as error:
-                raise PoolUnavailable(f"the {self.name} pool could not start ({error!r})") from error
+                why = f"the {self.name} pool could not start ({error!r})"  # text: for the log
+                raise PoolUnavailable(why) from error
             # Adopted now, unless the pool was shut down meanwhile (the loop says so) or the new
             # one already broke in another job's hands (the loop starts another).
             self._started(starting)
@@ -190,7 +191,8 @@ def _worker_started(preload: tuple[str, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bot = multiprocessing.parent_process()
     if bot is not None:
-        threading.Thread(target=_exit_with, args=(bot.sentinel,), name="watch-bot", daemon=True).start()
+        watcher = "watch-bot"  # text: a thread name
+        threading.Thread(target=_exit_with, args=(bot.sentinel,), name=watcher, daemon=True).start()
     for module in preload:
         importlib.import_module(module)
 
