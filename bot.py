@@ -33,6 +33,7 @@ from cogs.table.common import NOBODY, escape
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
+from cogs.texts.commands import CatalogTranslator
 from db.engine import Database, DatabaseUnavailable, check, prepare
 from db.ownership import HEARTBEAT, WATCH, ChangeFeed, Ownership, ShardLost, ShardsRefused
 from db.standings import Standings
@@ -178,6 +179,8 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        # Slash commands' names and descriptions in every language the catalogs hold.
+        await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(
             TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton, *BOARD_ITEMS
         )

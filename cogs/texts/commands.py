@@ -1,0 +1,54 @@
+"""Slash commands in every language the referee speaks: discord.py's ``Translator``, fed by the
+catalogs.
+
+A command's name, description, option names and choices are marked where they are declared with
+``app_commands.locale_str`` (which the catalogs' extractor reads like ``gettext``). When the
+command tree is synced, discord.py asks ``translate`` for each of them in each of Discord's
+locales; the answer is the text from that locale's language catalog, looked up in every domain
+(a game's commands are in the game's domain, `/table` in the table's). ``None`` (Discord then
+shows the English) for a locale whose language the referee does not speak, for English itself,
+and for a text no catalog translates. A ``locale_str`` may carry ``context="…"`` (as
+``pgettext``'s) when one short word means two things.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import cogs.texts as texts
+
+# Discord locales whose language is not simply the part before the "-" (or the whole code).
+SPECIAL = {"no": "nb"}
+
+
+def language_of(locale: discord.Locale) -> str | None:
+    """The referee's language for a Discord locale ("es-419" and "es-ES": "es"; "pt-BR":
+    "pt_BR", or "pt" if only that is spoken), None if it speaks none of it."""
+    code = str(locale.value)
+    region = code.replace("-", "_")
+    base = SPECIAL.get(code, code.split("-")[0])
+    for candidate in (region, base):
+        if candidate in texts.LANGUAGES:
+            return candidate
+    return None
+
+
+class CatalogTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = language_of(locale)
+        if lang is None or lang == texts.SOURCE:
+            return None
+        message = string.message
+        msgctxt = string.extras.get("context")
+        for domain in texts.DOMAINS:
+            catalog = texts.translations(lang, domain)
+            found = catalog.pgettext(msgctxt, message) if msgctxt else catalog.gettext(message)
+            if found != message:
+                return found
+        return None

@@ -1,0 +1,73 @@
+"""Slash commands are translated from the catalogs (cogs.texts.commands): a Discord locale whose
+language the referee speaks gets its catalog's text, any other gets None (Discord shows the
+English). The command tree still syncs with the translator installed: the e2e tests' bots sync at
+start (tests/e2e/test_framework.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import discord
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+from discord import app_commands
+
+import cogs.texts as texts
+from cogs.texts.commands import CatalogTranslator, language_of
+
+
+@pytest.fixture
+def german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A German catalog of the table's domain with two texts, one of them with a context."""
+    catalog = Catalog(locale="de", domain="table")
+    catalog.add("The game table in this channel", "Der Spieltisch in diesem Kanal")
+    catalog.add("status", "zustand", context="command")
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with (folder / "table.po").open("wb") as po:
+        write_po(po, catalog)
+    monkeypatch.setattr(texts, "LOCALES", tmp_path)
+    monkeypatch.setattr(texts, "LANGUAGES", {**texts.LANGUAGES, "de": "Deutsch"})
+    texts.translations.cache_clear()
+    yield
+    texts.translations.cache_clear()
+
+
+CONTEXT = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+
+
+async def translate(text: app_commands.locale_str, locale: discord.Locale) -> str | None:
+    return await CatalogTranslator().translate(text, locale, CONTEXT)
+
+
+def test_discord_locales_map_to_our_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    spoken = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch", "pl": "Polski"}
+    monkeypatch.setattr(texts, "LANGUAGES", spoken)
+    assert language_of(discord.Locale.spain_spanish) == "es"
+    assert language_of(discord.Locale.latin_american_spanish) == "es"
+    assert language_of(discord.Locale.brazil_portuguese) == "pt_BR"
+    assert language_of(discord.Locale.german) == "de"
+    assert language_of(discord.Locale.polish) == "pl"
+    assert language_of(discord.Locale.american_english) == "en"
+    assert language_of(discord.Locale.japanese) is None
+
+
+async def test_an_unknown_language_gets_none() -> None:
+    text = app_commands.locale_str("The game table in this channel")
+    assert await translate(text, discord.Locale.german) is None  # German is not spoken today
+    assert await translate(text, discord.Locale.japanese) is None
+    assert await translate(text, discord.Locale.american_english) is None  # English is the default
+
+
+async def test_a_language_with_a_catalog_gets_its_text(german: None) -> None:
+    text = app_commands.locale_str("The game table in this channel")
+    assert await translate(text, discord.Locale.german) == "Der Spieltisch in diesem Kanal"
+    assert (
+        await translate(app_commands.locale_str("status", context="command"), discord.Locale.german)
+        == "zustand"
+    )
+    # A text the catalog lacks, and a language still unspoken, leave Discord the English.
+    assert await translate(app_commands.locale_str("Not in any catalog"), discord.Locale.german) is None
+    assert await translate(text, discord.Locale.french) is None
