@@ -65,8 +65,8 @@ class Lobby:
             if len(draft.seats) >= draft.max_seats:
                 raise Refusal(T.gettext("This table is full."))
             number = sum(1 for s in draft.seats if s.is_computer) + 1
-            # The name is stored as the seat's (worded once, in the language of the moment).
-            robo = T.gettext("Robo {number} ({level})", number=number, level=arg)
+            # Stored in the source's words and worded when shown (model.computer_name).
+            robo = f"Robo {number} ({arg})"  # text: data, worded by SeatInfo.plain_name
             draft.seats.append(SeatInfo(len(draft.seats), None, robo, computer_level=arg))
             return LobbyEdit(T.gettext("A {level} computer player sat down.", level=arg))
         if verb == "swap":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +24,15 @@ from rules import get_game
 from rules.base import Event, Game, State
 
 T = Texts(__name__)
+
+# A computer player's name as the lobby stores it ("Robo 1 (casual)"): the English words, kept as
+# data and worded when shown (``computer_name``), so stored seats need no migration.
+ROBO = re.compile(r"Robo (\d{1,3}) \(([a-z_]{1,32})\)")
+
+
+def computer_name(number: int, level: str) -> str:
+    """A computer player's name in the language of the moment."""
+    return T.gettext("Robo {number} ({level})", number=number, level=level)
 
 
 class TableMoved(Exception):
@@ -49,7 +59,10 @@ class SeatInfo:
     @property
     def plain_name(self) -> str:
         """The name for places Discord shows as they are: button and select labels, footers."""
-        return plain_name(self.chosen_name, fallback=T.gettext("player {number}", number=self.seat + 1))
+        robo = ROBO.fullmatch(self.chosen_name) if self.computer_level is not None else None
+        if robo is not None and robo[2] == self.computer_level:
+            return computer_name(int(robo[1]), robo[2])
+        return plain_name(self.chosen_name, fallback="") or T.gettext("player {number}", number=self.seat + 1)
 
     @property
     def is_computer(self) -> bool:
