@@ -59,7 +59,8 @@ class SeatInfo:
     @property
     def plain_name(self) -> str:
         """The name for places Discord shows as they are: button and select labels, footers."""
-        robo = ROBO.fullmatch(self.chosen_name) if self.computer_level is not None else None
+        # Only a seat the lobby gave a computer (no person ever sat there) has a computer's name.
+        robo = ROBO.fullmatch(self.chosen_name) if self.user_id is None and self.computer_level else None
         if robo is not None and robo[2] == self.computer_level:
             return computer_name(int(robo[1]), robo[2])
         return plain_name(self.chosen_name, fallback="") or T.gettext("player {number}", number=self.seat + 1)
