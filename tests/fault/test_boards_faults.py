@@ -290,7 +290,7 @@ async def test_a_forged_season_confirmation_is_refused(simcord_env: Any, simcord
     from tests.e2e.simhelpers import answer_text, emit_click
 
     env, bot = simcord_env, simcord_bot
-    mods_guild, channel, (alice,) = await people(env, "alice")
+    mods_guild, channel, _people = await people(env, "alice")
     mods = mods_guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = mods_guild.add_member(env.create_user("mod"), roles=[mods])
     asked = await mod.slash(channel, "season new", game="zipzap")
