@@ -15,11 +15,13 @@ from cogs.texts import N_, Texts
 from rules import GAMES
 
 __all__ = [
+    "CONFIRM_SECONDS",
     "NO_PINGS",
     "READ_FAILED",
     "Dismiss",
     "acknowledge",
     "answer",
+    "confirmation_age",
     "escaped",
     "game_title",
     "is_ephemeral",
@@ -34,6 +36,21 @@ T = Texts(__name__)
 # Nothing on a board, a record or a replay pings anyone: names are shown, never mentioned.
 NO_PINGS = discord.AllowedMentions.none()
 READ_FAILED = N_("I couldn't read the standings just now, so there's nothing to show. Please try again.")
+
+
+# A confirmation older than this is pressed again rather than trusted.
+CONFIRM_SECONDS = 15 * 60
+# How far ahead of this process's clock a confirmation's time may be: the question was asked by a
+# process of this bot (the clocks of several processes differ a little). Anything further ahead
+# was never asked: a button forged by a modified client, or a time past what a date can hold.
+CLOCK_SKEW_SECONDS = 60
+
+
+def confirmation_age(asked_at: int, now: float) -> str:
+    """ "fresh", "old" (ask again) or "forged" (no question of ours was asked then)."""
+    if asked_at > now + CLOCK_SKEW_SECONDS:
+        return "forged"
+    return "old" if now - asked_at > CONFIRM_SECONDS else "fresh"
 
 
 def win_rate(wins: int, games: int) -> str:

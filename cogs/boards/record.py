@@ -22,6 +22,7 @@ from cogs.boards.common import (
     Dismiss,
     acknowledge,
     answer,
+    confirmation_age,
     escaped,
     game_title,
     is_ephemeral,
@@ -39,8 +40,6 @@ log = logging.getLogger(__name__)
 T = Texts(__name__)
 
 FORGET_ID = re.compile(r"fg:(?P<uid>\d{1,20}):(?P<at>\d{1,12})")
-# A confirmation older than this is pressed again rather than trusted.
-CONFIRM_SECONDS = 15 * 60
 
 
 def streak_text(streak: Streak | None) -> str | None:
@@ -187,7 +186,13 @@ class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FOR
                 edit=edit,
             )
             return
-        if time.time() - self.asked_at > CONFIRM_SECONDS:
+        age = confirmation_age(self.asked_at, time.time())
+        if age == "forged":
+            await say(
+                interaction, T.gettext("That confirmation isn't one I sent, so nothing changed."), edit=edit
+            )
+            return
+        if age == "old":
             await say(
                 interaction,
                 T.gettext("That question is old: use `/stats forget` again. Nothing changed."),

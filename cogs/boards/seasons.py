@@ -24,6 +24,7 @@ from cogs.boards.common import (
     Dismiss,
     acknowledge,
     answer,
+    confirmation_age,
     game_title,
     is_ephemeral,
     say,
@@ -41,7 +42,6 @@ T = Texts(__name__)
 
 SEASON_ID = re.compile(r"sn:(?P<game>[a-z0-9]{1,16}):(?P<at>\d{1,12})")
 ALL = "all"
-CONFIRM_SECONDS = 15 * 60
 MANAGERS_ONLY = N_("Only server managers (Manage Server or Manage Channels) can start a season.")
 
 
@@ -123,7 +123,15 @@ class SeasonConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEA
         if not is_manager(interaction.user):
             await say(interaction, T.gettext(MANAGERS_ONLY) + " " + T.gettext("Nothing changed."), edit=edit)
             return
-        if time.time() - self.asked_at > CONFIRM_SECONDS:
+        now = time.time()
+        age = confirmation_age(self.asked_at, now)
+        if age == "forged":
+            log.warning("a season confirmation from the future (%s) was refused", self.asked_at)
+            await say(
+                interaction, T.gettext("That confirmation isn't one I sent, so nothing changed."), edit=edit
+            )
+            return
+        if age == "old":
             await say(
                 interaction,
                 T.gettext("That question is old: use `/season new` again. Nothing changed."),
@@ -132,7 +140,8 @@ class SeasonConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEA
             return
         if not await acknowledge(interaction, edit=edit):
             return
-        asked = datetime.fromtimestamp(self.asked_at, UTC)
+        # Never a season that begins later than now (the clocks of two processes may differ a little).
+        asked = datetime.fromtimestamp(min(self.asked_at, now), UTC)
         try:
             started = await interaction.client.standings.new_season(
                 guild_id, scope(self.game), interaction.user.id, asked
