@@ -33,11 +33,14 @@ make this test pass during the catalog move: there a difference is the bug. A ch
 or of a computer player does not move the data (each case replays its recorded actions); a case
 added, or rules that make a recorded action illegal, need ``--write --new-games``.
 
-**Seen failing.** Changing one word of an engine's event text ("dropped a pawn on" → "placed a pawn
-on", rules/trap/state.py) failed the three Trap cases and the Trap session, each report naming the
-case, step and surface and showing the line with the word changed; changing one word of a panel
-text ("Your hand — N cards" → "Your cards — N cards", cogs/zipzap.py) failed both Zip Zap cases and
-the Zip Zap session the same way. Both were reverted.
+**Seen failing.** One word of an engine's event text changed (Trap's drop, ``"dropped {what} on
+{action}."`` → ``"placed …"`` in rules/trap/state.py) failed the three Trap cases (e.g. 39 of 410
+records of trap-5-quick: the event line, the typed move's answer, the table's Latest lines, the
+History, the move record) and the trap-keyboard session; one word of a panel text (Zip Zap's ``"Your
+hand — 13 cards"`` → ``"Your cards — …"`` in cogs/zipzap.py) failed both Zip Zap cases (69 of 207
+records of zipzap-2p-cards) and the zipzap-night session. Each report names the case, step and
+surface (or REST call) of the first records that differ and shows the changed line in a diff. Both
+changes were reverted.
 
 **Determinism.** The render level has no clock but its own (a virtual one) and no Discord; the
 sessions use SimCord's virtual clock, fixed seeds and no computer players; both were run repeatedly,

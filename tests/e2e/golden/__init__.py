@@ -62,29 +62,25 @@ def readable(value: Any, at: str = "") -> list[str]:
 
 
 def _where(line: str) -> str:
-    """Which case, step and surface a golden line is (the start of its diff)."""
+    """Which case, step and surface (or REST call) a golden line is."""
     try:
         record = json.loads(line)
     except ValueError:
         return line[:120]
-    what = [
-        f"{key}={record[key]!r}" for key in ("case", "step", "surface", "method", "path") if key in record
-    ]
-    return " ".join(what)
+    keys = ("case", "step", "surface", "method", "path")
+    return " ".join(f"{key}={record[key]!r}" for key in keys if key in record)
 
 
-def _shown(expected: list[str], actual: list[str]) -> list[str]:
-    """The unified diff of two runs of golden lines (each line a record), record by record."""
-    old = [x for line in expected for x in ["", f"# {_where(line)}", *readable(json.loads(line))]]
-    new = [x for line in actual for x in ["", f"# {_where(line)}", *readable(json.loads(line))]]
-    return list(difflib.unified_diff(old, new, "golden", "now", n=CONTEXT, lineterm=""))
+def _lines(line: str | None) -> list[str]:
+    return readable(json.loads(line)) if line is not None else []
 
 
 def differences(
     name: str, expected: list[str], actual: list[str], limit: int = SHOWN_DIFFERENCES
 ) -> str | None:
     """None if ``actual`` is ``expected`` byte for byte; otherwise a report: how many records
-    differ, and a readable diff of the first few (which case, step and surface each is)."""
+    differ, and for the first few a readable diff, each headed by which record it is (case,
+    step, surface) in the golden file and now."""
     if expected == actual:
         return None
     if not expected:
@@ -93,13 +89,21 @@ def differences(
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     differing = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in changes)
     report = [
-        f"{name}: {differing} of {len(expected)} golden records differ "
-        f"({len(changes)} places; now {len(actual)} records). The first {min(limit, len(changes))}:"
+        f"{name}: {differing} of {len(expected)} golden records differ in {len(changes)} places "
+        f"(now {len(actual)} records). The first {limit}:"
     ]
-    for tag, i1, i2, j1, j2 in changes[:limit]:
-        # A record changed in place is diffed with its old self; more lines than that are shown
-        # whole (a record that came or went), up to a few.
-        old, new = expected[i1 : min(i2, i1 + limit)], actual[j1 : min(j2, j1 + limit)]
-        report.append(f"\n=== {tag}: golden records {i1 + 1}–{i2}, now {j1 + 1}–{j2}")
-        report.extend(_shown(old, new))
+    shown = 0
+    for _, i1, i2, j1, j2 in changes:
+        # A record changed in place is diffed with its old self; one that came or went, whole.
+        for k in range(max(i2 - i1, j2 - j1)):
+            if shown == limit:
+                return "\n".join(report)
+            shown += 1
+            old = expected[i1 + k] if i1 + k < i2 else None
+            new = actual[j1 + k] if j1 + k < j2 else None
+            where = f"golden record {i1 + k + 1}" if old is not None else "(not in the golden data)"
+            now = f"now record {j1 + k + 1}" if new is not None else "(gone now)"
+            report.append(f"\n=== {_where(old or new or '')}\n    {where}, {now}")
+            diff = difflib.unified_diff(_lines(old), _lines(new), "golden", "now", n=CONTEXT, lineterm="")
+            report.extend(list(diff)[2:])  # the ---/+++ header says nothing more
     return "\n".join(report)
