@@ -17,11 +17,12 @@ picture's alt text; no picture bytes):
   answers to buttons that no longer play. ``test_texts``: `/help`, and each game's quick start, full
   rules and house rulings away from a table.
 - *Discord level* (``test_session``, tests/e2e/golden/sessions.py): short scripted SimCord
-  sessions with the real bot, people only (nothing decided by timing): a Zip Zap lobby opened,
-  joined, refused, re-seated and started, rules, a spectator refused, a whole game, the replay,
-  leaderboard, record and history; a lobby cancelled, and a Trap game typed from the keyboard with a
-  move out of turn, one by someone not playing, two that aren't moves, the History, `/table status`,
-  a refused and an accepted `/table stop`. Every REST call (method, path, query, JSON) is compared,
+  sessions with the real bot, people only (nothing decided by timing): `/help` and every game's
+  `/… rules`; a Zip Zap lobby opened, joined, refused, re-seated and started, its rules, a spectator
+  refused, a whole game, the replay, leaderboard, record and history; a lobby cancelled, and a Trap
+  game typed from the keyboard with a move out of turn, one by someone not playing, one off the
+  board and one that isn't a move, the History, `/table status`, a refused and an accepted
+  `/table stop`. Every REST call (method, path, query, JSON) is compared,
   with snowflakes and interaction tokens as ordinal placeholders, Discord timestamps and ISO times
   as fixed marks, and nonces dropped (sessions.py, ``Normaliser``).
 

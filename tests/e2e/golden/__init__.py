@@ -89,8 +89,8 @@ def differences(
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     differing = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in changes)
     report = [
-        f"{name}: {differing} of {len(expected)} golden records differ in {len(changes)} places "
-        f"(now {len(actual)} records). The first {limit}:"
+        f"{name}: {differing} records differ, in {len(changes)} places ({len(expected)} golden "
+        f"records, {len(actual)} now). The first {limit}:"
     ]
     shown = 0
     for _, i1, i2, j1, j2 in changes:

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.golden import differences, read, write
+from tests.e2e.golden import DISCORD, differences, read, write
 from tests.e2e.golden.render import (
     CASES,
     golden_path,
@@ -62,12 +62,19 @@ def main(argv: list[str] | None = None) -> int:
         handle("texts", golden_path("texts"), produce_texts())
     sessions = [name for name in SESSIONS if wanted is None or name in wanted]
     if sessions:
-        # Under pytest, for SimCord's fixtures: the test writes (GOLDEN_WRITE) or compares.
+        # Under pytest, for SimCord's fixtures: the test compares, or writes (GOLDEN_WRITE).
+        before = {name: read(DISCORD / f"{name}.jsonl") for name in sessions}
         env = dict(os.environ, **({"GOLDEN_WRITE": "1"} if args.write else {}))
         chosen = " or ".join(f"session and {name}" for name in sessions)
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(TEST), "-k", chosen]
-        if subprocess.run(command, env=env, check=False).returncode != 0:
-            differ += 1
+        failed = subprocess.run(command, env=env, check=False).returncode != 0
+        for name in sessions:
+            path = DISCORD / f"{name}.jsonl"
+            report = differences(name, before[name], read(path)) if args.write else None
+            if report is not None:
+                differ += 1
+                print(report, end=f"\n\nwrote {path}\n\n")
+        differ += failed and not args.write
     written = " (written)" if args.write else ""
     print("golden data:", f"{differ} file(s) differ{written}" if differ else "no differences")
     return 0 if args.write or not differ else 1

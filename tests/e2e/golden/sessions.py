@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import GAMES
 from tests.e2e.golden.render import Unpainted
 from tests.e2e.simhelpers import all_components
 from tests.e2e.zipzap_driver import Player, play_to_end
@@ -105,9 +106,10 @@ def quiet_pictures(bot: Any) -> None:
 
 
 async def zipzap_night(env: Any, bot: Any) -> Session:
-    """/help; a Zip Zap lobby opened, joined, refused twice, seats swapped, started; the rules
-    asked at the table; a spectator refused a hand; /table status; the game played to its end by
-    two people; the replay, the leaderboard, a player's record and /history."""
+    """/help and every game's `/… rules`; a Zip Zap lobby opened, joined, refused twice, seats
+    swapped, started; the rules asked at the table; a spectator refused a hand; /table status;
+    the game played to its end by two people; the replay, the leaderboard, a player's record and
+    /history."""
     bot.referee.new_seed = lambda: SEED
     quiet_pictures(bot)
     session = Session("zipzap-night", env)
@@ -116,6 +118,8 @@ async def zipzap_night(env: Any, bot: Any) -> Session:
     channel = guild.create_text_channel("game-night")
     alice, bob, carol = (guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol"))
     await do("alice: /help", alice.slash(channel, "help"))
+    for key in GAMES:  # each game's quick start away from a table (the defaults), as a command
+        await do(f"carol: /{key} rules", carol.slash(channel, f"{key} rules"))
     await do("alice: /zipzap new seats=3 rounds=1", alice.slash(channel, "zipzap new", seats=3, rounds=1))
     lobby = channel.last_message
     await do("bob: Join", bob.click(lobby, label="Join"))
@@ -141,8 +145,9 @@ async def zipzap_night(env: Any, bot: Any) -> Session:
 
 async def trap_keyboard(env: Any, bot: Any) -> Session:
     """A GiftTRAP lobby cancelled by its host; then a Trap table started by two people playing from
-    the keyboard: a move out of turn, a move by someone not playing, a move that isn't one, a
-    legal move; the History; /table status; /trap rules; the host stops the game."""
+    the keyboard: a move out of turn, one by someone not playing, one off the board, one that
+    isn't a move, two legal moves; the History; /table status; /trap rules; someone not the host
+    refused a stop, and the host stops the game."""
     bot.referee.new_seed = lambda: SEED
     quiet_pictures(bot)
     session = Session("trap-keyboard", env)
@@ -160,7 +165,7 @@ async def trap_keyboard(env: Any, bot: Any) -> Session:
     first = sorted(table.state.legal_actions(0))[0]
     await do(f"bob: /trap move {first} (out of turn)", bob.slash(channel, "trap move", move=first))
     await do(f"carol: /trap move {first} (not playing)", carol.slash(channel, "trap move", move=first))
-    await do("alice: /trap move z9 (not a point)", alice.slash(channel, "trap move", move="z9"))
+    await do("alice: /trap move f9 (off the board)", alice.slash(channel, "trap move", move="f9"))
     await do("alice: /trap move hello (not a move)", alice.slash(channel, "trap move", move="hello"))
     await do(f"alice: /trap move {first}", alice.slash(channel, "trap move", move=first))
     await do("2 seconds pass", env.advance_time(2))  # the table's paced edit
