@@ -11,9 +11,10 @@ picture's alt text; no picture bytes):
   as each Join and computer changes it (with its note), the rules asked at the table, the start,
   every event's line at every step, every post (pings, turn lines and their edits in place, round
   results, the final results with ratings and their buttons), and at sampled moments (evenly spread,
-  plus wherever an event of a new kind happens) the table message, each person's **My hand**, the
-  panel's own steps ("nav-…") and a refusal as shown (the panel with the reason), the reasons for a
-  few illegal actions per seat, `/table status` and the History; the finished table, and the
+  plus wherever an event of a new kind happens) the table message, each person's **My hand** and
+  the refusals they get for a few illegal actions (chosen by legality alone, answered as to a
+  public button), for one person in turn the panel's own steps ("nav-…") and a refusal on the panel
+  (the panel with the reason), `/table status` and the History; the finished table, and the
   answers to buttons that no longer play. ``test_texts``: `/help`, and each game's quick start, full
   rules and house rulings away from a table.
 - *Discord level* (``test_session``, tests/e2e/golden/sessions.py): short scripted SimCord

@@ -10,7 +10,7 @@ line edit, an interaction's answer) and turned into the JSON body discord.py wou
 people press **Join**, the host adds computers and presses **Start**, and every recorded action is
 applied through ``Spine.act`` (Trap's people type theirs, ``/trap move``, through
 ``Entry.command_action``); at sampled moments each person presses **My hand**, follows the panel's
-navigation buttons, clicks a few illegal actions (the refusal they are shown), asks for
+navigation buttons, presses a few illegal actions (the refusal they are shown), asks for
 ``/table status`` and the History, and the table message is drawn as the referee would edit it.
 
 Each case's actions were recorded once by self-play (``rules.selfplay.play_game``) and are kept
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -66,11 +65,8 @@ FIRST_MESSAGE = 5000
 EPOCH = datetime(2030, 1, 1, 12, tzinfo=UTC)
 STEP_SECONDS = 7
 NAMES = ("alice", "bob", "carol", "dan", "erin", "fay", "gus", "hana")
-# Illegal actions tried per seat at a sampled moment (a few distinct refusals are kept).
-REFUSALS_PER_SEAT = 3
 NONSENSE = "xyzzy"  # an action no game knows
 NAVS_PER_PANEL = 2
-SHAPE = re.compile(r"'[^']*'|\*\*[^*]*\*\*|\d+|[A-Z]+\d[\w-]*")
 
 Record = dict[str, Any]
 
@@ -437,9 +433,9 @@ class Replay:
 
     def draw_all(self) -> None:
         """The table message as the referee edits it; and while the game is on, every person's
-        **My hand**, the reasons they are refused a few illegal actions, and for one person in turn
-        (a different one each time) the panel's own steps and a refusal as it is shown (the
-        panel, with the reason); every other time, `/table status` and the History."""
+        **My hand** and the refusals of a few illegal actions, and for one person in turn (a
+        different one each time) the panel's own steps and a refusal on the panel (the panel, with
+        the reason); every other time, `/table status` and the History."""
         table = self.table
         assert table is not None
         drawing = self.spine.drawing.draw(table)
@@ -461,53 +457,58 @@ class Replay:
         self.draws += 1
 
     def panels(self, seat: int, *, focus: bool) -> None:
-        """**My hand**, and the reasons for a few refusals; in ``focus``, also each panel-only step
-        the panel offers (one deep, a few) and the first refusal as the panel shows it."""
+        """**My hand**, and a few illegal actions pressed as public buttons (the refusal is the
+        answer); in ``focus``, also each panel-only step the panel offers (one deep, a few) and the
+        first illegal action clicked on the panel (the panel answers, with the reason)."""
         table = self.table
         user = self.person(seat)
         assert table is not None and user is not None
         hand = self.interaction(user, Message(table.table_message_id or 0))
         run(self.referee.entry.on_table_button(hand.typed, table.id, "hand", None))
         self.answer(f"panel:{seat}", hand)
-        panel = Message(next(self.ids), ephemeral=True)
-        refused = self.illegal(seat)
-        self.keep(f"refusals:{seat}", [{"action": action, "reason": reason} for action, reason in refused])
+        refused = self.illegal(seat, nonsense=focus)
+        for action in refused:
+            pressed = self.interaction(user, Message(table.table_message_id or 0))
+            run(self.referee.entry.on_table_button(pressed.typed, table.id, "act", action))
+            self.answer(f"refusal:{seat}:{action}", pressed)
         if focus:
+            panel = Message(next(self.ids), ephemeral=True)
             for nav in navs(hand.sent)[:NAVS_PER_PANEL]:
                 click = self.interaction(user, panel)
                 run(self.referee.entry.on_action_button(click.typed, table.id, table.version, nav))
                 self.answer(f"panel:{seat}:{nav}", click)
-            for action, _ in refused[:1]:
+            for action in refused[:1]:
                 click = self.interaction(user, panel)
                 run(self.referee.entry.on_action_button(click.typed, table.id, table.version, action))
                 self.answer(f"refused:{seat}:{action}", click)
         self.spine.panels.forget(table.id, seat)
 
-    def illegal(self, seat: int) -> list[tuple[str, str]]:
-        """A few actions the engine refuses from ``seat`` now, each with a different reason: one
-        another seat may take now (out of turn), others from every action the game knows of."""
+    def illegal(self, seat: int, *, nonsense: bool) -> list[str]:
+        """Up to three actions the engine refuses from ``seat`` now: the first another seat may
+        take now (out of turn, or someone else's choice), one of every action the game is known to
+        take (picked at random, seeded), and with ``nonsense`` one no game knows. Which ones
+        depends only on what is legal, never on the reasons' words, so a rewording cannot change
+        the choice; each is tried on a copy first, so nothing legal ever reaches the table."""
         table = self.table
         assert table is not None and table.state is not None
         state = table.state
         legal = set(state.legal_actions(seat))
         others = [a for s in range(len(table.seats)) if s != seat for a in state.legal_actions(s)]
         known = sorted(self.vocabulary - legal)
-        rng = random.Random(f"{self.case.id}:{self.step}:{seat}")
-        candidates = [a for a in others if a not in legal][:1] + rng.sample(known, min(8, len(known)))
-        candidates.append(NONSENSE)
-        found: dict[str, str] = {}
+        random.Random(f"{self.case.id}:{self.step}:{seat}").shuffle(known)
+        found: list[str] = []
         probe = self.copy(state)
-        for action in dict.fromkeys(candidates):
-            try:
-                probe.apply(seat, action)
-            except IllegalAction as refused:
-                if shape(refused.reason) not in {shape(r) for r in found.values()}:
-                    found[action] = refused.reason
-                if len(found) >= REFUSALS_PER_SEAT:
+        for group in ([a for a in others if a not in legal], known, [NONSENSE] if nonsense else []):
+            for action in group:
+                if action in found:
+                    continue
+                try:
+                    probe.apply(seat, action)
+                except IllegalAction:
+                    found.append(action)
                     break
-            else:
                 probe = self.copy(state)  # legal after all (not listed): never sent to the table
-        return list(found.items())
+        return found
 
     def copy(self, state: State[Any]) -> State[Any]:
         copied: State[Any] = self.game.from_json(state.to_json())
@@ -529,11 +530,6 @@ class Replay:
             watcher = self.interaction(None, Message(table.table_message_id or 0))
             run(self.referee.entry.on_table_button(watcher.typed, table.id, "history", None))
             self.answer("history", watcher)
-
-
-def shape(reason: str) -> str:
-    """A refusal without what it names (a card, a number): two refusals of one shape are one."""
-    return SHAPE.sub("_", reason)
 
 
 def navs(answers: list[JSON]) -> list[str]:
