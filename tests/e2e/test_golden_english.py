@@ -36,13 +36,14 @@ or of a computer player does not move the data (each case replays its recorded a
 added, or rules that make a recorded action illegal, need ``--write --new-games``.
 
 **Seen failing.** One word of an engine's event text changed (Trap's drop, ``"dropped {what} on
-{action}."`` → ``"placed …"`` in rules/trap/state.py) failed the three Trap cases (e.g. 39 of 410
+{action}."`` → ``"placed …"`` in rules/trap/state.py) failed the three Trap cases (e.g. 39 of 446
 records of trap-5-quick: the event line, the typed move's answer, the table's Latest lines, the
 History, the move record) and the trap-keyboard session; one word of a panel text (Zip Zap's ``"Your
-hand — 13 cards"`` → ``"Your cards — …"`` in cogs/zipzap.py) failed both Zip Zap cases (69 of 207
-records of zipzap-2p-cards) and the zipzap-night session. Each report names the case, step and
-surface (or REST call) of the first records that differ and shows the changed line in a diff. Both
-changes were reverted.
+hand — 13 cards"`` → ``"Your cards — …"`` in cogs/zipzap.py) failed both Zip Zap cases (69 of 262
+records of zipzap-2p-cards) and the zipzap-night session; one word of a refusal (Trap's "It is not
+your turn: wait for the other player" → "… your opponent") failed the Trap cases and session too.
+Each report names the case, step and surface (or REST call) of the first records that differ and
+shows the changed line in a diff. The changes were reverted.
 
 **Determinism.** The render level has no clock but its own (a virtual one) and no Discord; the
 sessions use SimCord's virtual clock, fixed seeds and no computer players; both were run repeatedly,
