@@ -179,8 +179,11 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        # Slash commands' names and descriptions in every language the catalogs hold.
-        await self.tree.set_translator(CatalogTranslator())
+        # Slash commands' names and descriptions in every language the catalogs hold. While English
+        # is the only one there is nothing to add, and Discord gets the commands as before (a
+        # translator makes discord.py send empty localizations).
+        if CatalogTranslator.needed():
+            await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(
             TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton, *BOARD_ITEMS
         )

@@ -35,6 +35,11 @@ def language_of(locale: discord.Locale) -> str | None:
 
 
 class CatalogTranslator(app_commands.Translator):
+    @staticmethod
+    def needed() -> bool:
+        """Whether the referee speaks any language besides the source's (English)."""
+        return any(lang != texts.SOURCE for lang in texts.LANGUAGES)
+
     async def translate(
         self,
         string: app_commands.locale_str,

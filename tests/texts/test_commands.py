@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -71,3 +72,23 @@ async def test_a_language_with_a_catalog_gets_its_text(german: None) -> None:
     # A text the catalog lacks, and a language still unspoken, leave Discord the English.
     assert await translate(app_commands.locale_str("Not in any catalog"), discord.Locale.german) is None
     assert await translate(text, discord.Locale.french) is None
+
+
+def test_the_translator_is_needed_only_beside_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(texts, "LANGUAGES", {"en": "English"})
+    assert not CatalogTranslator.needed()
+    monkeypatch.setattr(texts, "LANGUAGES", {"en": "English", "de": "Deutsch"})
+    assert CatalogTranslator.needed()
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_the_commands_sync_with_their_translations(
+    german: None, simcord_env: Any, simcord_bot: Any
+) -> None:
+    """The bot installs the translator when a second language is spoken, and the tree syncs with
+    the catalog's text as the command's localization for that language's Discord locales."""
+    table = simcord_env.backend.find_command("table", None)
+    assert table is not None
+    assert table["description"] == "The game table in this channel"
+    assert table["description_localizations"]["de"] == "Der Spieltisch in diesem Kanal"
+    assert "fr" not in table["description_localizations"]
