@@ -798,3 +798,16 @@ def test_json_round_trip_in_every_phase() -> None:
             assert loaded.view(seat) == GAME.from_json(data).view(seat)
     with pytest.raises(ValueError, match="Not a GiftTRAP state"):
         GAME.from_json({"game": "zipzap"})
+
+
+def test_gifttrap_refuses_two_players_and_nine() -> None:
+    """GiftTRAP seats 3 to 8 (RULINGS): 2 and 9 are refused, 3 and 8 are dealt, and the lobby's
+    limits say the same. Seen failing with ``max_players = 9`` (nine were dealt), and with the
+    check in ``new_game`` loosened to ``players <= self.max_players + 1``."""
+    assert (GAME.min_players, GAME.max_players) == (3, 8)
+    for players in (2, 9):
+        with pytest.raises(ValueError):
+            GAME.new_game(players, GiftTrapOptions(), 1)
+    for players in (3, 8):
+        state = GAME.new_game(players, GiftTrapOptions(), 1)
+        assert state.players == players
