@@ -59,7 +59,9 @@ def entry_lines(entry: HistoryEntry, guild_id: int) -> list[str]:
 
 
 def finish(entry: HistoryEntry) -> str:
-    """ "2nd of 4", "shared 1st of 3"."""
+    """ "2nd of 4", "shared 1st of 3", "a draw"."""
+    if entry.draw:
+        return T.gettext("a draw")
     if entry.shared:
         return T.gettext("shared {place} of {players}", place=ordinal(entry.place), players=entry.players)
     return T.gettext("{place} of {players}", place=ordinal(entry.place), players=entry.players)
