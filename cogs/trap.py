@@ -825,11 +825,10 @@ class TrapUI:
 
 
 class TrapCog(commands.Cog):
-    # Command names and descriptions are locale_str: the app-command Translator words them per
-    # language (descriptions are in the catalog through N_).
+    # Command names and descriptions are locale_str: cogs.texts.commands translates them for Discord.
     trap = app_commands.Group(
         name=locale_str("trap"),
-        description=locale_str(N_("Trap: the two-player shifting maze")),
+        description=locale_str("Trap: the two-player shifting maze"),
         guild_only=True,
     )
 
@@ -873,14 +872,14 @@ class TrapCog(commands.Cog):
             self.bot.referee.on_change.remove(self.ui.on_change)
 
     @trap.command(
-        name=locale_str("new"), description=locale_str(N_("Open a Trap table (two players) in this channel"))
+        name=locale_str("new"), description=locale_str("Open a Trap table (two players) in this channel")
     )
     @app_commands.describe(
-        variant=locale_str(N_("basic: capture everything; king: capture the opposing King")),
-        size=locale_str(N_("Points per side: 5 (a1–e5) or 6 (a1–f6)")),
-        quick_setup=locale_str(N_("Skip the Arrow Drop: every line gets a random arrow")),
-        speed=locale_str(N_("Move clock: relaxed (90 s), fast (30 s) or off")),
-        thread=locale_str(N_("Play in a new thread")),
+        variant=locale_str("basic: capture everything; king: capture the opposing King"),
+        size=locale_str("Points per side: 5 (a1–e5) or 6 (a1–f6)"),
+        quick_setup=locale_str("Skip the Arrow Drop: every line gets a random arrow"),
+        speed=locale_str("Move clock: relaxed (90 s), fast (30 s) or off"),
+        thread=locale_str("Play in a new thread"),
     )
     async def new(
         self,
@@ -907,7 +906,7 @@ class TrapCog(commands.Cog):
         ),
     )
     @app_commands.describe(
-        move=locale_str(N_("A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)"))
+        move=locale_str("A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)")
     )
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
         action = tidy_move(move)
@@ -949,7 +948,7 @@ class TrapCog(commands.Cog):
 
     @trap.command(
         name=locale_str("rules"),
-        description=locale_str(N_("How to play Trap, and the house rulings in force")),
+        description=locale_str("How to play Trap, and the house rulings in force"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
