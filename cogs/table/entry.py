@@ -82,7 +82,7 @@ class Entry:
             await reply(interaction, "That table has ended, so its buttons no longer do anything.")
             return
         async with table.lock:
-            await self._guarded(interaction, self._table_button(interaction, table, verb, arg))
+            await self._guarded(interaction, self._table_button(interaction, table, verb, arg), table)
 
     async def _table_button(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
@@ -239,7 +239,7 @@ class Entry:
             await reply(interaction, "That table has ended, so this panel no longer does anything.")
             return
         async with table.lock:
-            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+            await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
 
     async def _foreign_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -261,7 +261,7 @@ class Entry:
         self.spine.track_epoch(table)
         before = table.version
         async with table.lock:
-            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+            await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
         if table.version != before:
             try:
                 await self.spine.announce_change(table.id)
@@ -363,7 +363,7 @@ class Entry:
             await reply(interaction, "There's no table in this channel.")
             return
         async with table.lock:
-            await self._guarded(interaction, self._command_action(interaction, table, action))
+            await self._guarded(interaction, self._command_action(interaction, table, action), table)
 
     async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
         """Typed, so always on the current state. Answered with one short line (what the move
@@ -428,14 +428,17 @@ class Entry:
             return True
         return await self.spine.panels.still_shown(table, seat, version)
 
-    async def _guarded(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-        """One place that turns refusals and failures into a clear ephemeral answer."""
+    async def _guarded(
+        self, interaction: discord.Interaction[Any], work: Awaitable[None], table: Table | None = None
+    ) -> None:
+        """One place that turns refusals and failures into a clear ephemeral answer (an engine's
+        refusal worded by its game, Spine.refusal, when the table is known)."""
         try:
             await work
         except Refusal as refusal:
             await reply(interaction, str(refusal))
         except IllegalAction as error:
-            await reply(interaction, error.reason)
+            await reply(interaction, error.reason if table is None else self.spine.refusal(table, error))
         except TableMoved:
             await reply(interaction, MOVED)
         except SQLAlchemyError:
