@@ -22,6 +22,7 @@ from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings.trap_board import render_board
@@ -29,16 +30,14 @@ from cogs.drawings.trap_record import (
     MOVE_TEXT,
     Record,
     colour,
-    count,
     panel_legend,
     row_of,
     text_board,
     tidy_move,
     turn_of,
     who,
-    with_names,
 )
-from cogs.drawings.trap_words import board_alt
+from cogs.drawings.trap_words import board_alt, board_words, outcome
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.common import as_text, reply
@@ -47,8 +46,11 @@ from cogs.table.layout import Download
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from rules.base import Event
-from rules.trap import COLUMNS, Trap, TrapState, TrapView
+from cogs.texts import N_, Texts
+from rules.base import Event, IllegalAction
+from rules.trap import AUTO, COLUMNS, LABELS, Trap, TrapState, TrapView, looks_like_action
+
+T = Texts(__name__)
 
 log = logging.getLogger(__name__)
 
@@ -57,30 +59,32 @@ BOARD_FILE = "board.png"
 PAWN_EMOJI = ("🔴", "🔵")
 KING_EMOJI = "👑"
 SPEED_HELP = {
-    "off": "no move clock (the referee still moves for you after 15 minutes)",
-    "relaxed": "90 s per move, then the referee moves for you",
-    "fast": "30 s per move, then the referee moves for you",
+    "off": N_("no move clock (the referee still moves for you after 15 minutes)"),
+    "relaxed": N_("90 s per move, then the referee moves for you"),
+    "fast": N_("30 s per move, then the referee moves for you"),
 }
+# What the player to move does in each phase, as in "alice to drop a pawn on an empty point".
 PHASE_TASK = {
-    "piece_drop": "drop a pawn on an empty point",
-    "arrow_drop": "drop an arrow on an empty line",
-    "main": "move a pawn along an arrow",
+    "piece_drop": N_("drop a pawn on an empty point"),
+    "arrow_drop": N_("drop an arrow on an empty line"),
+    "main": N_("move a pawn along an arrow"),
 }
+# How a game ended (rules.trap views' Reason), as in "Ended by threefold repetition."
 REASONS = {
-    "eliminated": "capturing the last piece",
-    "no_moves": "leaving a player without a move",
-    "king": "capturing a King",
-    "both_kings": "capturing both Kings at once",
-    "repetition": "threefold repetition",
-    "quiet_plies": "100 moves without a capture",
+    "eliminated": N_("capturing the last piece"),
+    "no_moves": N_("leaving a player without a move"),
+    "king": N_("capturing a King"),
+    "both_kings": N_("capturing both Kings at once"),
+    "repetition": N_("threefold repetition"),
+    "quiet_plies": N_("100 moves without a capture"),
 }
 MOVES_FILE = "trap-moves.txt"
 # What the board picture's marks mean, by the kind of the last action (cogs/drawings/trap_board.py draws
 # them: HIGHLIGHT, LAST_FROM and FLIPPED).
 BOARD_LEGEND = {
-    "drop": "🟡 yellow ring: the pawn just dropped",
-    "arrow": "🟠 orange arrow: the arrow just dropped",
-    "move": (
+    "drop": N_("🟡 yellow ring: the pawn just dropped"),
+    "arrow": N_("🟠 orange arrow: the arrow just dropped"),
+    "move": N_(
         "🟡 yellow ring: where the last move ended · 🔵 blue ring: where it started · "
         "🟠 orange arrows: just flipped · orange ✗: a piece just captured"
     ),
@@ -97,6 +101,21 @@ def _state(table: Table) -> TrapState:
     return state
 
 
+def _task(phase: str) -> str:
+    """What the player to move does in ``phase``: "drop a pawn on an empty point"."""
+    return T.gettext(PHASE_TASK[phase]) if phase in PHASE_TASK else T.pgettext("task", "play")
+
+
+def _piece(king: bool) -> str:
+    # Translators: Trap's pieces: a pawn, or (King variant) the King.
+    return T.pgettext("piece", "King") if king else T.pgettext("piece", "pawn")
+
+
+def _ending(table: Table, winners: list[int], reason: str) -> str:
+    """How the game ended, the winner by name: "**alice** (red, A) wins: blue cannot move."."""
+    return outcome(winners, reason, who(table, winners[0]))
+
+
 def _board_key(view: TrapView) -> str:
     """What the board picture shows: the whole spectator view (every piece, arrow and line, the
     last move, whose turn, the prompt, the result), as canonical JSON. Two tables in the same
@@ -109,7 +128,6 @@ def _board_key(view: TrapView) -> str:
 
 class TrapUI:
     key = GAME.key
-    hand_label = "My moves"
 
     def __init__(self, live: Callable[[int], bool] = lambda table_id: True) -> None:
         # Whether a table id is still live: what we keep per table is dropped once it is not
@@ -121,21 +139,38 @@ class TrapUI:
         # Table id -> the turn of the last committed change (see panel: a change mid-commit).
         self._committed: dict[int, tuple[Any, ...]] = {}
 
+    @property
+    def hand_label(self) -> str:
+        """The table's "My hand" button: a player's own move panel."""
+        return T.pgettext("button", "My moves")
+
     # --- lobby and table ---------------------------------------------------------------------
 
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
         n = options.size
-        variant = (
-            "King (capture the opposing King)" if options.variant == "king" else "basic (capture everything)"
-        )
-        setup = "quick (random arrows)" if options.quick_setup else "full (players drop the arrows)"
+        last = f"{COLUMNS[n - 1]}{n}"
+        if options.variant == "king":
+            variant = T.gettext("King (capture the opposing King)")
+        else:
+            variant = T.gettext("basic (capture everything)")
+        if options.quick_setup:
+            setup = T.gettext("quick (random arrows)")
+        else:
+            setup = T.gettext("full (players drop the arrows)")
+        speed_help = T.gettext(SPEED_HELP[table.speed]) if table.speed in SPEED_HELP else ""
         return [
-            f"Variant: {variant}",
-            f"Board: {n} × {n} (a1–{COLUMNS[n - 1]}{n}), {options.pawns} pawns each",
-            f"Setup: {setup}",
-            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
-            "Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first).",
+            T.gettext("Variant: {variant}", variant=variant),
+            T.ngettext(
+                "Board: {size} × {size} (a1–{last}), {n} pawn each",
+                "Board: {size} × {size} (a1–{last}), {n} pawns each",
+                options.pawns,
+                size=n,
+                last=last,
+            ),
+            T.gettext("Setup: {setup}", setup=setup),
+            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed_help),
+            T.gettext("Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first)."),
         ]
 
     def table_sketches(self, table: Table) -> list[Sketch]:
@@ -144,65 +179,103 @@ class TrapUI:
         board, most of it encoding the PNG), before the table message is drawn."""
         view = _state(table).view(None)
         names = [table.plain_name(seat) for seat in (0, 1)]
-        draw = partial(render_board, cast("dict[str, Any]", view))
-        return [Sketch(BOARD_FILE, ("trap-board", _board_key(view)), draw, board_alt(view, names))]
+        # The words are made here, in the table's language: the worker process has none.
+        words = board_words(view)
+        draw = partial(render_board, cast("dict[str, Any]", view), dict(words))  # text: a type
+        key = ("trap-board", _board_key(view), json.dumps(words, sort_keys=True))
+        return [Sketch(BOARD_FILE, key, draw, board_alt(view, names))]
 
     def table_downloads(self, table: Table) -> list[Download]:
         view, record = _state(table).view(None), self.records.get(table.id)
         if view["phase"] != "over" or record is None or view["result"] is None:
             return []
         # The final table message keeps the whole game; the results show only its end.
-        text = f"Trap, table {table.id}: {as_text(with_names(table, view['result']['summary']))}\n"
+        ending = as_text(_ending(table, view["result"]["winners"], view["result"]["reason"]))
+        text = T.gettext("Trap, table {table}: {ending}", table=table.id, ending=ending) + "\n"
         return [Download(MOVES_FILE, (text + record.text(markdown=False) + "\n").encode())]
 
     def table_embed(self, table: Table) -> discord.Embed:
         view = _state(table).view(None)
         n = view["size"]
         over = view["phase"] == "over"
-        variant = "King variant" if view["variant"] == "king" else "basic"
+        variant = (
+            T.pgettext("variant", "King variant")
+            if view["variant"] == "king"
+            else T.pgettext("variant", "basic")
+        )
+        if over:
+            title = T.gettext("Trap — {size} × {size}, {variant} — game over", size=n, variant=variant)
+        else:
+            title = T.gettext("Trap — {size} × {size}, {variant}", size=n, variant=variant)
         embed = discord.Embed(
-            title=f"Trap — {n} × {n}, {variant}" + (" — game over" if over else ""),
+            title=title,
             colour=discord.Colour.dark_grey()
             if over
             else (discord.Colour.red() if view["to_move"] == 0 else discord.Colour.blue()),
         )
-        lines = [f"{PAWN_EMOJI[0]} {who(table, 0)} vs {PAWN_EMOJI[1]} {who(table, 1)}"]
+        lines = [
+            T.gettext(
+                "{pawn_a} {player_a} vs {pawn_b} {player_b}",
+                pawn_a=PAWN_EMOJI[0],
+                player_a=who(table, 0),
+                pawn_b=PAWN_EMOJI[1],
+                player_b=who(table, 1),
+            )
+        ]
         if over:
             assert view["result"] is not None  # a game over has its result
-            lines.append(f"🏁 {with_names(table, view['result']['summary'])}")
+            lines.append("🏁 " + _ending(table, view["result"]["winners"], view["result"]["reason"]))
         else:
             seat = view["to_move"]
             assert seat is not None  # someone is to move until the game is over
-            lines.append(f"▶️ {who(table, seat)} to {PHASE_TASK[view['phase']]}.")
-            lines.append(f"Press **{self.hand_label}**, or type `/trap move` (e.g. `c3` or `c3>c4`).")
+            lines.append(
+                T.gettext("▶️ {player} to {task}.", player=who(table, seat), task=_task(view["phase"]))
+            )
+            lines.append(
+                T.gettext(
+                    "Press **{button}**, or type `/trap move` (e.g. `c3` or `c3>c4`).", button=self.hand_label
+                )
+            )
         embed.description = "\n".join(lines)
         for seat in (0, 1):
-            value = f"on the board: {view['piece_counts'][seat]}"
+            parts = [T.gettext("on the board: {n}", n=view["piece_counts"][seat])]
             if view["pawns_to_drop"][seat]:
-                value += f" · to drop: {view['pawns_to_drop'][seat]}"
+                parts.append(T.gettext("to drop: {n}", n=view["pawns_to_drop"][seat]))
             lost = view["captured"][seat]
-            if lost:
-                kings = " (incl. the King)" if any(c["king"] for c in lost) else ""
-                value += f" · lost: {len(lost)}{kings}"
+            if lost and any(c["king"] for c in lost):
+                parts.append(T.gettext("lost: {n} (incl. the King)", n=len(lost)))
+            elif lost:
+                parts.append(T.gettext("lost: {n}", n=len(lost)))
+            value = " · ".join(parts)
             embed.add_field(name=f"{PAWN_EMOJI[seat]} {table.name(seat)}"[:256], value=value, inline=True)
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         # The legend first: a phone shows the footer right under the picture it explains.
         footer = []
-        legend = "" if view["last"] is None else BOARD_LEGEND.get(view["last"]["kind"], "")
+        kind = None if view["last"] is None else view["last"]["kind"]
+        legend = T.gettext(BOARD_LEGEND[kind]) if kind in BOARD_LEGEND else ""
         if view["phase"] == "arrow_drop":
-            footer.append(f"Arrows to drop: {view['arrows_to_drop']}")
+            footer.append(T.gettext("Arrows to drop: {n}", n=view["arrows_to_drop"]))
         if view["phase"] in ("main", "over") and view["ply"]:
             # "Ply" is chess jargon: a move is what a player makes on their turn. The draw count
             # shows once it is under way (right after a capture it would read "0 moves").
-            footer.append(f"Move {view['ply']}")
+            footer.append(T.gettext("Move {n}", n=view["ply"]))
             if view["quiet_plies"]:
-                quiet = count(view["quiet_plies"], "move")
-                footer.append(f"{quiet} without a capture (a draw at {view['draw_plies']})")
+                footer.append(
+                    T.ngettext(
+                        "{n} move without a capture (a draw at {limit})",
+                        "{n} moves without a capture (a draw at {limit})",
+                        view["quiet_plies"],
+                        limit=view["draw_plies"],
+                    )
+                )
             if view["repetitions"] > 1:
-                footer.append(f"this position seen {view['repetitions']}×")
+                footer.append(T.gettext("this position seen {n}×", n=view["repetitions"]))
         if view["stuck"] and not over:
             footer.append(
-                "trapped from the start (safe until an arrow next to them flips): " + ", ".join(view["stuck"])
+                T.gettext(
+                    "trapped from the start (safe until an arrow next to them flips): {points}",
+                    points=", ".join(view["stuck"]),
+                )
             )
         text = "\n".join(line for line in (legend, " · ".join(footer)) if line)
         if text:
@@ -210,40 +283,193 @@ class TrapUI:
         return embed
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
+        return [TableButton(table.id, "history", label=T.pgettext("button", "History"), emoji="📜", row=0)]
 
     def history(self, table: Table) -> str:
         """The History button: every drop, arrow and move so far, in the notation."""
         record = self.records.get(table.id)
         if record is None:
-            return "The moves of this game were not recorded."
-        return f"Trap — the moves so far\n{record.text()}"
+            return T.gettext("The moves of this game were not recorded.")
+        return T.gettext("Trap — the moves so far") + "\n" + record.text()
 
     # --- events, pings and the end -------------------------------------------------------------
 
     def event_line(self, table: Table, event: Event) -> str:
-        data = event.data
-        if event.kind == "move":
-            text = f"**{table.name(event.seat)}** {with_names(table, event.text)}"
-            if data.get("flips"):
-                text = text.rstrip(".") + f"; arrows flipped: {', '.join(data['flips'])}."
-            return text
-        if event.kind == "capture":
-            owner = data["owner"]
-            piece = "King" if data["king"] else "pawn"
-            by = "their own move" if data["by"] == owner else f"{table.name(data['by'])}'s move"
-            return (
-                f"💥 {table.name(owner)}'s {colour(owner)} {piece} on {data['point']} is trapped and "
-                f"captured by {by}."
+        """An engine event in words, with the players' names as they are now (rules/trap's
+        docstring lists the kinds and their data)."""
+        data, kind = event.data, event.kind
+        if kind == "move":
+            return self._move_line(table, event)
+        if kind == "capture":
+            owner, by = data["owner"], data["by"]
+            piece, point = _piece(data["king"]), data["point"]
+            if by == owner:
+                return T.gettext(
+                    "💥 {owner}'s {colour} {piece} on {point} is trapped and captured by their own move.",
+                    owner=table.name(owner),
+                    colour=colour(owner),
+                    piece=piece,
+                    point=point,
+                )
+            return T.gettext(
+                "💥 {owner}'s {colour} {piece} on {point} is trapped and captured by {mover}'s move.",
+                owner=table.name(owner),
+                colour=colour(owner),
+                piece=piece,
+                point=point,
+                mover=table.name(by),
             )
-        if event.kind == "timeout":
-            return f"⏰ Time ran out for **{table.name(data['seat'])}**: the referee plays for them."
-        if event.kind == "game_over":
-            return f"🏁 {with_names(table, event.text)}"
-        text = with_names(table, event.text)
-        if event.seat is not None:
-            return f"**{table.name(event.seat)}** {text}"
-        return text
+        if kind == "timeout":
+            return T.gettext(
+                "⏰ Time ran out for **{name}**: the referee plays for them.", name=table.name(data["seat"])
+            )
+        if kind == "game_over":
+            return "🏁 " + T.gettext(
+                "The game is over. {ending}", ending=_ending(table, data["winners"], data["reason"])
+            )
+        if kind == "phase":
+            return self._phase_line(table, data)
+        if kind == "drop":
+            if data.get("king"):
+                return T.gettext(
+                    "**{name}** dropped their King on {point}.",
+                    name=table.name(event.seat),
+                    point=data["point"],
+                )
+            return T.gettext(
+                "**{name}** dropped a pawn on {point}.", name=table.name(event.seat), point=data["point"]
+            )
+        if kind == "arrow":
+            return T.gettext(
+                "**{name}** dropped an arrow on {tail}–{head} pointing to {head}.",
+                name=table.name(event.seat),
+                tail=data["from"],
+                head=data["to"],
+            )
+        if kind == "arrows_placed":
+            return T.gettext("Quick setup: every line gets an arrow pointing a random way.")
+        return kind  # an event kind this cog does not know (a newer engine's): shown as its id
+
+    def _phase_line(self, table: Table, data: dict[str, Any]) -> str:
+        phase = data.get("phase")
+        if phase == "setup":
+            return T.gettext("The game starts from a set position.")
+        player = who(table, data["to_move"])
+        if phase == "piece_drop":
+            # Translators: "Piece Drop" is the name of Trap's first phase, as in the rules.
+            return T.gettext("Piece Drop begins: {player} drops first.", player=player)
+        if phase == "arrow_drop":
+            # Translators: "Arrow Drop" is the name of Trap's second phase, as in the rules.
+            return T.gettext("Arrow Drop begins: {player} drops the first arrow.", player=player)
+        stuck = data.get("stuck") or []
+        if stuck:
+            return T.gettext(
+                "Main play begins: {player} moves first. Pawns with every arrow pointing in are safe "
+                "until an arrow next to them flips: {points}.",
+                player=player,
+                points=", ".join(stuck),
+            )
+        return T.gettext("Main play begins: {player} moves first.", player=player)
+
+    def _move_line(self, table: Table, event: Event) -> str:
+        data = event.data
+        params: dict[str, Any] = {"name": table.name(event.seat), "move": f"{data['from']}>{data['to']}"}
+        swap, flips = data.get("swap"), data.get("flips")
+        if flips:
+            params["flips"] = ", ".join(flips)
+        if swap is not None:
+            params["piece"] = _piece(bool(data.get("swap_king")))
+        if swap is None:
+            if flips:
+                return T.gettext("**{name}** moved {move}; arrows flipped: {flips}.", **params)
+            return T.gettext("**{name}** moved {move}.", **params)
+        if swap == event.seat:
+            if flips:
+                return T.gettext(
+                    "**{name}** moved {move}, swapping with their own {piece}; arrows flipped: {flips}.",
+                    **params,
+                )
+            return T.gettext("**{name}** moved {move}, swapping with their own {piece}.", **params)
+        params["colour"] = colour(swap)
+        if flips:
+            return T.gettext(
+                "**{name}** moved {move}, swapping with a {colour} {piece}; arrows flipped: {flips}.",
+                **params,
+            )
+        return T.gettext("**{name}** moved {move}, swapping with a {colour} {piece}.", **params)
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """An action the rules refused (rules/trap's docstring lists the codes), in words."""
+        code, params = error.code, error.params
+        if code == "game_over":
+            return T.gettext("The game is over.")
+        if code == "referee_only":
+            return T.gettext("Only the referee moves for a player whose time has run out.")
+        if code == "player_only":
+            return T.gettext("Only a player can drop or move a piece.")
+        if code == "no_such_seat":
+            return T.gettext("That seat is not at this table.")
+        if code == "not_an_action":
+            return T.gettext(
+                "'{action}' is not a Trap action: name a point such as 'c3', "
+                "or an arrow or move such as 'c3>c4'.",
+                action=params["action"],
+            )
+        if code == "not_your_turn":
+            return T.gettext("It is not your turn: wait for the other player.")
+        if code == "pawns_first":
+            return T.gettext("Pawns come first: drop a pawn on an empty point, such as 'c3'.")
+        if code == "point_taken":
+            return T.gettext("{point} is taken: drop your pawn on an empty point.", point=params["point"])
+        if code == "arrows_now":
+            return T.gettext(
+                "All pawns are down: now drop an arrow along a line, such as 'c3>c4' (pointing to c4)."
+            )
+        if code == "line_has_arrow":
+            return T.gettext(
+                "The line {line} already has its arrow.", line=str(params["line"]).replace("-", "–")
+            )
+        if code == "moves_now":
+            return T.gettext("Main play has begun: move a pawn along an arrow, such as 'c3>c4'.")
+        if code == "no_pawn":
+            return T.gettext("You have no pawn on {point}.", point=params["point"])
+        if code == "against_arrow":
+            return T.gettext(
+                "The arrow between {tail} and {head} points to {tail}: you can never move against an arrow.",
+                tail=params["from"],
+                head=params["to"],
+            )
+        if code == "no_such_point":
+            size = params["size"]
+            last = f"{COLUMNS[size - 1]}{size}"
+            return T.gettext(
+                "There is no point {point} on this {size} × {size} board: points run from a1 to {last}.",
+                point=params["point"],
+                size=size,
+                last=last,
+            )
+        if code == "not_neighbours":
+            return T.gettext(
+                "{tail} and {head} are not neighbours: an arrow lies along one line between two neighbouring "
+                "points, and a pawn moves one line at a time.",
+                tail=params["from"],
+                head=params["to"],
+            )
+        log.warning("Trap refusal without words: %s %s", code, params)
+        return T.gettext("That is not allowed now.")
+
+    def describe(self, table: Table, action: str) -> str:
+        """An action in words, as a player would say it ("drop a pawn on c3")."""
+        if action == AUTO:
+            return T.gettext("let the referee act for the player out of time")
+        if not looks_like_action(action):
+            return action
+        if ">" not in action:
+            return T.gettext("drop a pawn on {point}", point=action)
+        left, _, right = action.partition(">")
+        if _state(table).phase == "arrow_drop":
+            return T.gettext("drop an arrow on {tail}–{head} pointing to {head}", tail=left, head=right)
+        return T.gettext("move {tail} to {head}", tail=left, head=right)
 
     def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
         """Ping the person to move when the turn passes to them (a computer needs no ping, and
@@ -262,9 +488,12 @@ class TrapUI:
         if self._announced.get(table.id) == turn:
             return []
         self._announced[table.id] = turn
-        text = (
-            f"your turn at Trap ({colour(seat)}, {'AB'[seat]}): {PHASE_TASK[view['phase']]}. "
-            f"Press **{self.hand_label}** or type `/trap move`."
+        text = T.gettext(
+            "your turn at Trap ({colour}, {label}): {task}. Press **{button}** or type `/trap move`.",
+            colour=colour(seat),
+            label=LABELS[seat],
+            task=_task(view["phase"]),
+            button=self.hand_label,
         )
         return [Announcement(text, (seat,))]  # a computer's seat is not told (pings.py)
 
@@ -276,14 +505,26 @@ class TrapUI:
         result = view["result"]
         assert result is not None  # the final embed is drawn for a game over
         winners = result["winners"]
-        title = f"Trap — {table.name(winners[0])} wins" if len(winners) == 1 else "Trap — a draw"
+        if len(winners) == 1:
+            title = T.gettext("Trap — {name} wins", name=table.name(winners[0]))
+        else:
+            title = T.gettext("Trap — a draw")
         embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
-        lines = [f"🏁 {with_names(table, result['summary'])}"]
+        lines = ["🏁 " + _ending(table, result["winners"], result["reason"])]
         for seat in (0, 1):
             medal = "🏆 " if seat in winners and len(winners) == 1 else ""
-            left = count(view["piece_counts"][seat], "piece")
-            lost = len(view["captured"][seat])
-            lines.append(f"{medal}{PAWN_EMOJI[seat]} {who(table, seat)} — {left} left, {lost} lost")
+            left = view["piece_counts"][seat]
+            lines.append(
+                T.ngettext(
+                    "{medal}{pawn} {player} — {n} piece left, {lost} lost",
+                    "{medal}{pawn} {player} — {n} pieces left, {lost} lost",
+                    left,
+                    medal=medal,
+                    pawn=PAWN_EMOJI[seat],
+                    player=who(table, seat),
+                    lost=len(view["captured"][seat]),
+                )
+            )
         # The record stays until the table is no longer live (see on_change): the table's last
         # redraw, which may come after this post, attaches it as a file.
         record = self.records.get(table.id)
@@ -291,13 +532,18 @@ class TrapUI:
         self._committed.pop(table.id, None)
         lines.append("")
         if record is None:
-            lines.append("*(the move list of this game was not recorded)*")
+            lines.append(T.gettext("*(the move list of this game was not recorded)*"))
         else:
             lines.append(record.summary())
-            lines.append(f"📜 The whole move list: `{MOVES_FILE}` on the table message above.")
+            lines.append(
+                T.gettext("📜 The whole move list: `{file}` on the table message above.", file=MOVES_FILE)
+            )
         embed.description = "\n".join(lines)[:4096]
-        reason = REASONS.get(result["reason"], result["reason"])
-        embed.set_footer(text=f"Ended by {reason}. Results are on /leaderboard. Rematch below.")
+        how = result["reason"]
+        reason = T.gettext(REASONS[how]) if how in REASONS else how
+        embed.set_footer(
+            text=T.gettext("Ended by {reason}. Results are on /leaderboard. Rematch below.", reason=reason)
+        )
         return embed
 
     def committed(self, table_id: int, view: TrapView) -> None:
@@ -330,21 +576,23 @@ class TrapUI:
         legal: list[str] = view["legal"]
         phase = view["phase"]
         embed = discord.Embed(
-            title=f"Trap — you play {colour(seat)} ({'AB'[seat]})",
+            title=T.gettext("Trap — you play {colour} ({label})", colour=colour(seat), label=LABELS[seat]),
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
         lines = []
         if legal:
-            lines.append(f"**Your turn:** {PHASE_TASK.get(phase, '')}.")
+            lines.append(T.gettext("**Your turn:** {task}.", task=_task(phase)))
         elif phase != "over":
             other = view["to_move"]
             assert other is not None  # someone is to move until the game is over
-            lines.append(f"Waiting for {who(table, other)} to {PHASE_TASK.get(phase, 'play')}.")
+            lines.append(
+                T.gettext("Waiting for {player} to {task}.", player=who(table, other), task=_task(phase))
+            )
         if note:
             lines.append(f"⚠️ {note}")
         items: list[discord.ui.Item[Any]]
         if not legal:
-            items = [self._refresh(table, "Refresh")]
+            items = [self._refresh(table)]
         elif phase == "piece_drop":
             step, items = self._drop_controls(table, view, legal, nav)
             lines.append(step)
@@ -359,7 +607,11 @@ class TrapUI:
         embed.description = "\n".join(lines)[:4096]
         counts = view["piece_counts"]
         embed.set_footer(
-            text=f"On the board: red {counts[0]} · blue {counts[1]}. Keyboard: /trap move c3 or c3>c4"
+            text=T.gettext(
+                "On the board: red {red} · blue {blue}. Keyboard: /trap move c3 or c3>c4",
+                red=counts[0],
+                blue=counts[1],
+            )
         )
         return embed, items
 
@@ -368,20 +620,21 @@ class TrapUI:
         table's version not yet): buttons drawn now would carry the old version and answer "too
         slow", so offer only Refresh; the refresh booked after the change redraws it."""
         embed = discord.Embed(
-            title=f"Trap — you play {colour(seat)} ({'AB'[seat]})",
-            description="A move is being made right now; the board follows in a moment.",
+            title=T.gettext("Trap — you play {colour} ({label})", colour=colour(seat), label=LABELS[seat]),
+            description=T.gettext("A move is being made right now; the board follows in a moment."),
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
-        return embed, [self._refresh(table, "Refresh")]
+        return embed, [self._refresh(table)]
 
-    def _refresh(self, table: Table, label: str, row: int | None = None) -> ActionButton:
-        # "refresh" redraws the panel with no nav state, which is also the way back a step.
+    def _refresh(self, table: Table, back: str | None = None, row: int | None = None) -> ActionButton:
+        """Refresh, or with a label ``back`` the way back a step ("Other row"): "refresh" redraws the
+        panel with no nav state, which is also the way back."""
         return ActionButton(
             table.id,
             table.version,
             "refresh",
-            label=label,
-            emoji="🔄" if label == "Refresh" else "↩️",
+            label=T.pgettext("button", "Refresh") if back is None else back,
+            emoji="🔄" if back is None else "↩️",
             row=row,
         )
 
@@ -425,13 +678,13 @@ class TrapUI:
                     table.id,
                     table.version,
                     f"nav-r{r}",
-                    label=f"Row {r}",
+                    label=T.pgettext("button", "Row {row}", row=r),
                     style=discord.ButtonStyle.primary if r in rows_allowed else discord.ButtonStyle.secondary,
                     disabled=r not in rows_allowed,
                     row=i // 5,
                 )
             )
-        items.append(self._refresh(table, "Refresh", row=2))
+        items.append(self._refresh(table, row=2))
         return items
 
     def _chosen_row(self, nav: str | None, size: int) -> int | None:
@@ -447,18 +700,27 @@ class TrapUI:
         seat = view["seat"]
         assert seat is not None  # a panel draws a seat's view
         king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-        what = "your **King**" if king else "a pawn"
         if size == 5:
             # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
-            return f"Pick the point for {what}.", self._grid(table, view, view["points"], lambda p: p, free)
+            if king:
+                step = T.gettext("Pick the point for your **King**.")
+            else:
+                step = T.gettext("Pick the point for a pawn.")
+            return step, self._grid(table, view, view["points"], lambda p: p, free)
         row = self._chosen_row(nav, size)
         rows_free = {row_of(p) for p in free}
         if row is None or row not in rows_free:
-            return f"Pick the row for {what}, then the point.", self._row_picker(table, size, rows_free)
+            if king:
+                step = T.gettext("Pick the row for your **King**, then the point.")
+            else:
+                step = T.gettext("Pick the row for a pawn, then the point.")
+            return step, self._row_picker(table, size, rows_free)
         points = [p for p in view["points"] if row_of(p) == row]
         items = self._grid(table, view, points, lambda p: p, free)
-        items.append(self._refresh(table, "Other row", row=2))
-        return f"Row {row}: pick the point for {what}.", items
+        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
+        if king:
+            return T.gettext("Row {row}: pick the point for your **King**.", row=row), items
+        return T.gettext("Row {row}: pick the point for a pawn.", row=row), items
 
     def _arrow_controls(
         self, table: Table, view: TrapView, legal: list[str], nav: str | None
@@ -486,26 +748,29 @@ class TrapUI:
                     )
                 )
             back = f"nav-r{row_of(point)}" if size == 6 else "refresh"
-            items.append(ActionButton(table.id, table.version, back, label="Other point", emoji="↩️", row=2))
+            other = T.pgettext("button", "Other point")
+            items.append(ActionButton(table.id, table.version, back, label=other, emoji="↩️", row=2))
             return (
-                f"Arrows touching {point} on lines still empty: pick one (it points to the second point).",
+                T.gettext(
+                    "Arrows touching {point} on lines still empty: pick one (it points to the second point).",
+                    point=point,
+                ),
                 items,
             )
         if size == 5:
             return (
-                "Pick a point next to an empty line, then the arrow.",
+                T.gettext("Pick a point next to an empty line, then the arrow."),
                 self._grid(table, view, view["points"], lambda p: f"nav-p{p}", set(touching)),
             )
         row = self._chosen_row(nav, size)
         rows_open = {row_of(p) for p in touching}
         if row is None or row not in rows_open:
-            return "Pick a row, then a point next to an empty line, then the arrow.", self._row_picker(
-                table, size, rows_open
-            )
+            step = T.gettext("Pick a row, then a point next to an empty line, then the arrow.")
+            return step, self._row_picker(table, size, rows_open)
         points = [p for p in view["points"] if row_of(p) == row]
         items = self._grid(table, view, points, lambda p: f"nav-p{p}", set(touching))
-        items.append(self._refresh(table, "Other row", row=2))
-        return f"Row {row}: pick a point next to an empty line.", items
+        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
+        return T.gettext("Row {row}: pick a point next to an empty line.", row=row), items
 
     def _move_controls(
         self, table: Table, seat: int, view: TrapView, nav: str | None
@@ -527,15 +792,21 @@ class TrapUI:
                 )
             )
         if chosen is None:
-            items.append(self._refresh(table, "Refresh", row=4))
-            return "Pick the pawn to move (only pawns with a move are shown).", items
+            items.append(self._refresh(table, row=4))
+            return T.gettext("Pick the pawn to move (only pawns with a move are shown)."), items
         occupant = {p["point"]: p for p in view["pawns"]}
         for target in moves[chosen][:5]:
             label = f"{chosen} → {target}"
             other = occupant.get(target)
-            if other is not None:
-                whose = "your" if other["owner"] == seat else colour(other["owner"])
-                label += f" (swap with {whose} {'King' if other['king'] else 'pawn'})"
+            if other is not None and other["owner"] == seat:
+                label = T.gettext("{move} (swap with your {piece})", move=label, piece=_piece(other["king"]))
+            elif other is not None:
+                label = T.gettext(
+                    "{move} (swap with {colour} {piece})",
+                    move=label,
+                    colour=colour(other["owner"]),
+                    piece=_piece(other["king"]),
+                )
             items.append(
                 ActionButton(
                     table.id,
@@ -546,15 +817,20 @@ class TrapUI:
                     row=3,
                 )
             )
-        items.append(self._refresh(table, "Other pawn", row=4))
-        return f"Move the pawn on **{chosen}** to:", items
+        items.append(self._refresh(table, T.pgettext("button", "Other pawn"), row=4))
+        return T.gettext("Move the pawn on **{point}** to:", point=chosen), items
 
 
 # --- the cog -----------------------------------------------------------------------------------
 
 
 class TrapCog(commands.Cog):
-    trap = app_commands.Group(name="trap", description="Trap: the two-player shifting maze", guild_only=True)
+    # Command names and descriptions are locale_str: cogs.texts.commands translates them for Discord.
+    trap = app_commands.Group(
+        name=locale_str("trap"),
+        description=locale_str("Trap: the two-player shifting maze"),
+        guild_only=True,
+    )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -595,13 +871,15 @@ class TrapCog(commands.Cog):
         if self.ui.on_change in self.bot.referee.on_change:
             self.bot.referee.on_change.remove(self.ui.on_change)
 
-    @trap.command(name="new", description="Open a Trap table (two players) in this channel")
+    @trap.command(
+        name=locale_str("new"), description=locale_str("Open a Trap table (two players) in this channel")
+    )
     @app_commands.describe(
-        variant="basic: capture everything; king: capture the opposing King",
-        size="Points per side: 5 (a1–e5) or 6 (a1–f6)",
-        quick_setup="Skip the Arrow Drop: every line gets a random arrow",
-        speed="Move clock: relaxed (90 s), fast (30 s) or off",
-        thread="Play in a new thread",
+        variant=locale_str("basic: capture everything; king: capture the opposing King"),
+        size=locale_str("Points per side: 5 (a1–e5) or 6 (a1–f6)"),
+        quick_setup=locale_str("Skip the Arrow Drop: every line gets a random arrow"),
+        speed=locale_str("Move clock: relaxed (90 s), fast (30 s) or off"),
+        thread=locale_str("Play in a new thread"),
     )
     async def new(
         self,
@@ -622,24 +900,34 @@ class TrapCog(commands.Cog):
         )
 
     @trap.command(
-        name="move", description="Drop or move from the keyboard: c3 (a pawn) or c3>c4 (an arrow or a move)"
+        name=locale_str("move"),
+        description=locale_str(
+            N_("Drop or move from the keyboard: c3 (a pawn) or c3>c4 (an arrow or a move)")
+        ),
     )
     @app_commands.describe(
-        move="A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)"
+        move=locale_str("A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)")
     )
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
         action = tidy_move(move)
         if not MOVE_TEXT.fullmatch(action):
-            shown = move.strip().replace("`", "")[:40] or "(nothing)"
+            shown = move.strip().replace("`", "")[:40] or T.gettext("(nothing)")
             await reply(
                 interaction,
-                f"`{shown}` isn't a Trap move. Type a point such as `c3` to drop a pawn, or two neighbouring "
-                "points such as `c3>c4` to drop an arrow (pointing to c4) or move your pawn from c3 to c4.",
+                T.gettext(
+                    "`{typed}` isn't a Trap move. Type a point such as `c3` to drop a pawn, or two "
+                    "neighbouring points such as `c3>c4` to drop an arrow (pointing to c4) or move your pawn "
+                    "from c3 to c4.",
+                    typed=shown,
+                ),
             )
             return
         table = self.bot.referee.table_in(interaction.channel_id)
         if table is not None and table.game.key != GAME.key:
-            await reply(interaction, f"The table in this channel is {table.game.title}, not Trap.")
+            await reply(
+                interaction,
+                T.gettext("The table in this channel is {game}, not Trap.", game=table.game.title),
+            )
             return
         await self.bot.referee.command_action(interaction, action)
 
@@ -658,7 +946,10 @@ class TrapCog(commands.Cog):
         legal = [a for a in table.state.legal_actions(seat) if a.startswith(typed)]
         return [app_commands.Choice(name=a, value=a) for a in legal[:25]]
 
-    @trap.command(name="rules", description="How to play Trap, and the house rulings in force")
+    @trap.command(
+        name=locale_str("rules"),
+        description=locale_str("How to play Trap, and the house rulings in force"),
+    )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
 

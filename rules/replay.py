@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,9 @@ def replay(data: JSON) -> ReplayOutcome:
         try:
             outcome.events.extend(state.apply(seat, step["action"]))
         except IllegalAction as exc:
-            outcome.failed_at, outcome.reason = index, exc.reason
+            # A game moved to codes gives its code and parameters; the others' code is a sentence.
+            reason = exc.code if not exc.params else f"{exc.code} {json.dumps(exc.params, sort_keys=True)}"
+            outcome.failed_at, outcome.reason = index, reason
             return outcome
     outcome.mismatches = check_expect(state, data.get("expect") or {})
     return outcome
@@ -64,4 +67,6 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    return event.text if event.seat is None else f"Seat {event.seat}: {event.text}"
+    # A game moved to data has no sentence: its kind and data are printed instead.
+    text = event.text or f"{event.kind} {json.dumps(event.data, sort_keys=True)}"
+    return text if event.seat is None else f"Seat {event.seat}: {text}"

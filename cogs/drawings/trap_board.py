@@ -1,6 +1,8 @@
 """Trap's board picture: a pure function from an engine view (rules/trap.py) to PNG bytes.
 
-No Discord here, so tests and tools can draw boards directly. The image size depends only on the board
+No Discord here, so tests and tools can draw boards directly. The words it draws come in made
+(cogs/drawings/trap_words.py ``board_words``, in the language being drawn): it runs in a worker
+process, where no language is set. The image size depends only on the board
 size: the grid with coordinates on the left, a side panel with the pieces each player has lost and the
 status line at the bottom.
 """
@@ -8,7 +10,7 @@ status line at the bottom.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -83,9 +85,10 @@ def _draw_pawn(
         draw.polygon(crown, fill=KING_MARK, outline=(90, 70, 0))
 
 
-def render_board(view: dict[str, Any], *, highlight: Iterable[str] = ()) -> bytes:
-    """Draw the view as a PNG. ``highlight`` rings extra points (a selected pawn and its targets);
-    the last move or drop is always marked, its flipped arrows drawn in orange."""
+def render_board(view: dict[str, Any], words: Mapping[str, Any], *, highlight: Iterable[str] = ()) -> bytes:
+    """Draw the view as a PNG, with ``words`` (a ``BoardWords``). ``highlight`` rings extra points (a
+    selected pawn and its targets); the last move or drop is always marked, its flipped arrows drawn
+    in orange."""
     size = int(view["size"])
     width, height = image_size(size)
     image = Image.new("RGB", (width, height), BACKGROUND)
@@ -126,8 +129,8 @@ def render_board(view: dict[str, Any], *, highlight: Iterable[str] = ()) -> byte
     for pawn in view["pawns"]:
         _draw_pawn(draw, _xy(size, pawn["point"]), pawn["owner"], pawn["king"])
 
-    _draw_panel(draw, view, size, small, label)
-    prompt = str(view.get("prompt", ""))
+    _draw_panel(draw, view, words, size, small, label)
+    prompt = str(words["prompt"])
     draw.text((MARGIN // 2, height - STATUS // 2), prompt[:90], fill=TEXT, font=small, anchor="lm")
 
     out = io.BytesIO()
@@ -138,32 +141,30 @@ def render_board(view: dict[str, Any], *, highlight: Iterable[str] = ()) -> byte
 def _draw_panel(
     draw: ImageDraw.ImageDraw,
     view: dict[str, Any],
+    words: Mapping[str, Any],
     size: int,
     small: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     label: ImageFont.FreeTypeFont | ImageFont.ImageFont,
 ) -> None:
     left = 2 * MARGIN + (size - 1) * CELL - 8
     top = MARGIN - 24
-    names = view.get("labels", ["A", "B"])
-    colours = view.get("colours", ["red", "blue"])
-    counts = view.get("piece_counts", [0, 0])
     for seat in (0, 1):
         y = top + seat * ((size - 1) * CELL // 2 + 24)
         _draw_pawn(draw, (left + 12, y + 10), seat, False, radius=10)
-        text = f"{names[seat]} {colours[seat]}"
+        text = words["players"][seat]
         draw.text((left + 30, y + 10), text, fill=TEXT, font=label, anchor="lm")
         if view.get("to_move") == seat:
             # Drawn, not typed: Pillow's built-in font has no arrow glyphs ("◀" came out as a box).
             end = left + 30 + draw.textlength(text, font=label) + 10
             draw.polygon([(end, y + 10), (end + 12, y + 3), (end + 12, y + 17)], fill=TEXT)
-        draw.text((left + 4, y + 34), f"on board: {counts[seat]}", fill=TEXT, font=small, anchor="lm")
+        draw.text((left + 4, y + 34), words["on_board"][seat], fill=TEXT, font=small, anchor="lm")
         lost = view.get("captured", [[], []])[seat]
         # Pieces this colour has lost ("captured" read as either taken or lost).
-        draw.text((left + 4, y + 56), f"lost: {len(lost)}", fill=TEXT, font=small, anchor="lm")
+        draw.text((left + 4, y + 56), words["lost"][seat], fill=TEXT, font=small, anchor="lm")
         for index, piece in enumerate(lost[:12]):
             cx = left + 14 + (index % 6) * 26
             cy = y + 82 + (index // 6) * 26
             _draw_pawn(draw, (cx, cy), seat, bool(piece.get("king")), radius=10)
     result = view.get("result")
     if result:
-        draw.text((left + 4, top + (size - 1) * CELL + 28), "Game over", fill=TEXT, font=label, anchor="lm")
+        draw.text((left + 4, top + (size - 1) * CELL + 28), words["over"], fill=TEXT, font=label, anchor="lm")

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogs.table.model import Table
+from cogs.texts import Texts
 from rules.base import Event
-from rules.trap import COLUMNS, TrapView
+from rules.trap import COLUMNS, LABELS, TrapView
+
+T = Texts(__name__)
 
 # What `/trap move` accepts once tidied: a point (a drop) or two points (an arrow or a move).
 MOVE_TEXT = re.compile(r"[a-f][1-9](>[a-f][1-9])?")
-# How engine texts name a player: by colour ("Red (A)") or seat ("seat 2"). One pass over the text,
-# so a name put in (a name is input: someone may call themselves "Blue (B)") is never read again.
-PLAYER_WORD = re.compile(r"\b(?:(Red) \(A\)|(Blue) \(B\)|[Ss]eat (\d+)\b)")
 # The results name only the last main-play moves; the whole list is a .txt on the final table
 # message (and behind History while playing), so the results stay readable on a phone.
 RESULT_MOVES = 12
@@ -33,33 +33,22 @@ def tidy_move(text: str) -> str:
     return re.sub(r"\s+", ">", move)
 
 
-def count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def row_of(point: str) -> int:
     return int(point[1:])
 
 
 def colour(seat: int) -> str:
-    return ("red", "blue")[seat]
+    """A seat's colour in words: seat 0 plays red (player A), seat 1 blue (player B)."""
+    # Translators: the colour of player A's pawns (Trap), as in "you play red (A)".
+    return T.pgettext("colour", "red") if seat == 0 else T.pgettext("colour", "blue")
 
 
 def who(table: Table, seat: int) -> str:
     """'**alice** (red, A)': names first, because people know each other by name."""
-    return f"**{table.name(seat)}** ({colour(seat)}, {'AB'[seat]})"
-
-
-def with_names(table: Table, text: str) -> str:
-    """Engine texts say "Red (A)" (and, in general, "seat N"); people want names."""
-
-    def name(match: re.Match[str]) -> str:
-        if match.group(1) or match.group(2):
-            return who(table, 0 if match.group(1) else 1)
-        seat = int(match.group(3)) - 1
-        return table.name(seat) if 0 <= seat < len(table.seats) else match.group(0)
-
-    return PLAYER_WORD.sub(name, text)
+    # Translators: a player, by name, then their colour and letter (A or B): "**alice** (red, A)".
+    return T.gettext(
+        "**{name}** ({colour}, {label})", name=table.name(seat), colour=colour(seat), label=LABELS[seat]
+    )
 
 
 def turn_of(view: TrapView) -> tuple[Any, ...]:
@@ -101,9 +90,10 @@ def text_board(view: TrapView) -> str:
 
 def panel_legend(variant: str) -> str:
     """The key under the panel's text board; Kings only where the game has them."""
+    # Translators: r, R, b and B are the letters of the text board (red/blue pawn, King): keep them.
     if variant == "king":
-        return "r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go"
-    return "r red pawn · b blue pawn · arrows point the way a pawn may go"
+        return T.gettext("r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go")
+    return T.gettext("r red pawn · b blue pawn · arrows point the way a pawn may go")
 
 
 # --- the move list -----------------------------------------------------------------------------
@@ -156,36 +146,51 @@ class Record:
         bold = "**" if markdown else ""
         pawns = listed(self.drops) or "—"
         if self.quick_arrows:
-            arrows = "quick setup: every line got a random arrow"
+            arrows = T.gettext("quick setup: every line got a random arrow")
         else:
             arrows = listed(self.arrows) or "—"
-        moves = listed(self.moves) or "no moves"
+        moves = listed(self.moves) or T.gettext("no moves")
         lines = [
-            f"{bold}Piece Drop{bold} (A first): {pawns}",
-            f"{bold}Arrow Drop{bold} (B first): {arrows}",
-            f"{bold}Main play{bold} (B first): {moves}",
-            NOTATION_KEY if markdown else "×: captured · *: played by the referee when time ran out",
+            # Translators: the {b} around a phase's name make it bold ("**Piece Drop**"), or are empty.
+            T.gettext("{b}Piece Drop{b} (A first): {pawns}", b=bold, pawns=pawns),
+            T.gettext("{b}Arrow Drop{b} (B first): {arrows}", b=bold, arrows=arrows),
+            T.gettext("{b}Main play{b} (B first): {moves}", b=bold, moves=moves),
+            notation_key()
+            if markdown
+            else T.gettext("×: captured · *: played by the referee when time ran out"),
         ]
         if not self.complete:
-            missed = "(the start of this game was not recorded)"
+            missed = T.gettext("(the start of this game was not recorded)")
             lines.insert(0, f"*{missed}*" if markdown else missed)
         return "\n".join(lines)
 
     def summary(self) -> str:
         """A few lines for the results: how long each phase was and the last moves."""
-        arrows = "quick setup" if self.quick_arrows else count(len(self.arrows), "arrow")
+        if self.quick_arrows:
+            arrows = T.gettext("quick setup")
+        else:
+            arrows = T.ngettext("{n} arrow", "{n} arrows", len(self.arrows))
         lines = [
-            f"Piece Drop: {count(len(self.drops), 'pawn')} · Arrow Drop: {arrows} · "
-            f"Main play: {count(len(self.moves), 'move')}"
+            T.gettext(
+                "Piece Drop: {pawns} · Arrow Drop: {arrows} · Main play: {moves}",
+                pawns=T.ngettext("{n} pawn", "{n} pawns", len(self.drops)),
+                arrows=arrows,
+                moves=T.ngettext("{n} move", "{n} moves", len(self.moves)),
+            )
         ]
         if self.moves:
             first = max(0, len(self.moves) - RESULT_MOVES)
             first -= first % 2
             tail = self.numbered(self.moves, first).replace("*", "\\*")
-            lines.append(("The last moves: … " if first else "The moves: ") + tail)
+            if first:
+                lines.append(T.gettext("The last moves: … {moves}", moves=tail))
+            else:
+                lines.append(T.gettext("The moves: {moves}", moves=tail))
         if not self.complete:
-            lines.append("*(the start of this game was not recorded)*")
+            lines.append("*" + T.gettext("(the start of this game was not recorded)") + "*")
         return "\n".join(lines)
 
 
-NOTATION_KEY = "*×: captured · \\*: played by the referee when time ran out*"
+def notation_key() -> str:
+    """The key under the move list (Discord markdown: the referee's star escaped)."""
+    return "*" + T.gettext("×: captured · \\*: played by the referee when time ran out") + "*"

@@ -84,7 +84,7 @@ class Entry:
             await reply(interaction, T.gettext("That table has ended, so its buttons no longer do anything."))
             return
         async with table.lock:
-            await self._guarded(interaction, self._table_button(interaction, table, verb, arg))
+            await self._guarded(interaction, self._table_button(interaction, table, verb, arg), table)
 
     async def _table_button(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
@@ -254,7 +254,7 @@ class Entry:
             )
             return
         async with table.lock:
-            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+            await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
 
     async def _foreign_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -278,7 +278,7 @@ class Entry:
         self.spine.track_epoch(table)
         before = table.version
         async with table.lock:
-            await self._guarded(interaction, self._action_button(interaction, table, version, action))
+            await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
         if table.version != before:
             try:
                 await self.spine.announce_change(table.id)
@@ -363,10 +363,8 @@ class Entry:
                         seconds=shown,
                     )
                 )
-        try:
-            await self.spine.act(table, seat, action, interaction.user.id)
-        except IllegalAction as error:  # the game's cog words the engine's refusal
-            raise Refusal(self.spine.refusal(table, error)) from None
+        # IllegalAction → the game's wording (Spine.refusal), via _guarded, which has the table.
+        await self.spine.act(table, seat, action, interaction.user.id)
         if seconds:
             self._public_uses[key] = now
         # The table shows what happened. A click on the table message itself is answered by
@@ -391,7 +389,7 @@ class Entry:
             await reply(interaction, T.gettext("There's no table in this channel."))
             return
         async with table.lock:
-            await self._guarded(interaction, self._command_action(interaction, table, action))
+            await self._guarded(interaction, self._command_action(interaction, table, action), table)
 
     async def _command_action(self, interaction: discord.Interaction[Any], table: Table, action: str) -> None:
         """Typed, so always on the current state. Answered with one short line (what the move
@@ -461,17 +459,17 @@ class Entry:
             return True
         return await self.spine.panels.still_shown(table, seat, version)
 
-    async def _guarded(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-        """One place that turns refusals and failures into a clear ephemeral answer."""
+    async def _guarded(
+        self, interaction: discord.Interaction[Any], work: Awaitable[None], table: Table | None = None
+    ) -> None:
+        """One place that turns refusals and failures into a clear ephemeral answer (an engine's
+        refusal worded by its game, Spine.refusal, when the table is known)."""
         try:
             await work
         except Refusal as refusal:
             await reply(interaction, str(refusal))
         except IllegalAction as error:
-            # Every engine refusal is worded by the game's cog where the table is in hand
-            # (Spine.refusal); one reaching here has no table to word it with.
-            log.warning("an engine refusal reached no table: %r", error)
-            await reply(interaction, error.reason)
+            await reply(interaction, error.reason if table is None else self.spine.refusal(table, error))
         except TableMoved:
             await reply(interaction, T.gettext(MOVED))
         except SQLAlchemyError:

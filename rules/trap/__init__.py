@@ -7,8 +7,8 @@ The parts, one file each:
 - deal.py     a scenario's set position
 - views.py    what a seat sees (typed views)
 - players.py  the computer players
-- rules.md the rules text players read; rulings.md the fixed house rulings; FORMATS.md Trap's
-  recorded games and scenario files
+- rules.md the rules text players read; rulings.md the fixed house rulings, option_rulings.md
+  those that depend on the options; FORMATS.md Trap's recorded games and scenario files
 This module is the game's entry point (``Trap``, registered in rules/__init__.py) and re-exports
 the names other code imports from ``rules.trap``.
 
@@ -19,15 +19,26 @@ Action notation (no spaces; Discord custom_ids carry them):
 - ``auto`` (seat ``None`` only): time ran out; the referee acts for the player to move (see
   ``TrapState.auto_action``).
 
-Event kinds (all public; ``seat`` is the acting player where there is one):
-- ``phase`` (seat None) a phase begins: data {"phase", "to_move"}.
+Event kinds (all public; ``seat`` is the acting player where there is one). Events are data only:
+the table (cogs/trap.py) words them, with the players' names as they are when shown.
+- ``phase`` (seat None) a phase begins: data {"phase", "to_move"}; "phase" is "piece_drop",
+  "arrow_drop", "main" (data adds "stuck": the points of pieces that begin main play trapped, safe
+  until an arrow next to them flips) or "setup" (a scenario's set position, just before "main").
 - ``drop`` a pawn is dropped: data {"point", "king", "auto"}.
 - ``arrow`` an arrow is dropped: data {"from", "to", "auto"}.
 - ``arrows_placed`` (seat None) quick setup: data {"arrows"} ("tail>head" each).
-- ``move`` data {"from", "to", "swap" (owner or None), "flips", "auto"}.
+- ``move`` data {"from", "to", "swap" (owner or None), "flips", "auto"}, and with a swap
+  "swap_king" (the swapped piece is a King).
 - ``capture`` (seat None) one trapped piece removed: data {"point", "owner", "king", "by" (mover)}.
 - ``timeout`` (seat None) the referee acts for the player to move: data {"seat"}.
-- ``game_over`` (seat None) data {"winners", "reason"}.
+- ``game_over`` (seat None) data {"winners", "reason"} (views.py ``Reason``).
+
+Refusals (``IllegalAction`` codes, parameters in brackets): ``game_over``, ``referee_only`` (only the
+referee sends ``auto``), ``player_only`` (the referee sends no drop or move), ``no_such_seat``
+(seat), ``not_an_action`` (action), ``not_your_turn``, ``pawns_first``, ``point_taken`` (point),
+``arrows_now``, ``line_has_arrow`` (line, "a1-b1"), ``moves_now``, ``no_pawn`` (point),
+``against_arrow`` (from, to), ``no_such_point`` (point, size), ``not_neighbours`` (from, to).
+The game's ``Result`` says how it ended as ``how`` (a ``Reason``) with ``details`` {"winners"}.
 """
 
 from __future__ import annotations
@@ -66,7 +77,6 @@ from rules.trap.state import (
     PIECE_DROP_FIRST,
     REPETITIONS,
     TrapState,
-    outcome_summary,
     perft,
 )
 from rules.trap.views import TrapView
@@ -101,7 +111,6 @@ __all__ = [
     "line_count",
     "looks_like_action",
     "make_move",
-    "outcome_summary",
     "owner_of",
     "parse_pair",
     "parse_point",
@@ -113,6 +122,11 @@ __all__ = [
 # Read once, at import: the rules as players read them, and the rulings that hold at every table.
 RULES_TEXT = packaged_text(__package__ or "rules.trap", "rules.md")
 RULINGS = markdown_items(packaged_text(__package__ or "rules.trap", "rulings.md"))
+# The rulings that depend on the options, by key ("board_6: The board is …"), numbers in braces.
+OPTION_RULINGS = dict(
+    item.split(": ", 1)
+    for item in markdown_items(packaged_text(__package__ or "rules.trap", "option_rulings.md"))
+)
 
 
 class Trap(Game[TrapState]):
@@ -146,14 +160,7 @@ class Trap(Game[TrapState]):
         state = TrapState(options, seed)
         events: list[Event] = []
         if deal is None:
-            events.append(
-                Event(
-                    "phase",
-                    f"Piece Drop begins: {COLOURS[PIECE_DROP_FIRST].capitalize()} (A) drops first.",
-                    None,
-                    {"phase": "piece_drop", "to_move": PIECE_DROP_FIRST},
-                )
-            )
+            events.append(Event("phase", data={"phase": "piece_drop", "to_move": PIECE_DROP_FIRST}))
         else:
             apply_deal(state, deal, events)
         state.opening_events = events
@@ -172,27 +179,15 @@ class Trap(Game[TrapState]):
         if options is None:
             options = TrapOptions()
         n = options.size
-        last = f"{COLUMNS[n - 1]}{n}"
+        six = "_6" if n == 6 else ""
+        numbers = {"n": n, "last": f"{COLUMNS[n - 1]}{n}", "lines": line_count(n), "pawns": options.pawns}
         rulings = [
-            f"The board is {n} × {n} points (a1 to {last}) with one arrow on each of its "
-            f"{line_count(n)} lines" + (" (table option)." if n == 6 else "."),
-            f"Each player drops {options.pawns} pawns"
-            + (
-                " on the 6 × 6 board, so about two thirds of the points are filled as on 5 × 5."
-                if n == 6
-                else "."
-            ),
+            OPTION_RULINGS["board" + six].format(**numbers),
+            OPTION_RULINGS["pawns" + six].format(**numbers),
             *RULINGS,
         ]
         if options.quick_setup:
-            rulings.append(
-                "Quick setup (table option): after the Piece Drop every line gets an arrow pointing a random "
-                "way, drawn from the game's seed, instead of the Arrow Drop."
-            )
+            rulings.append(OPTION_RULINGS["quick_setup"])
         if options.variant == "king":
-            rulings += [
-                "King variant (table option): each player's first dropped pawn is their King, marked for "
-                "everyone to see; capturing it wins, even your own capture of it loses you the game.",
-                "If one move captures both Kings, the game is a draw.",
-            ]
+            rulings += [OPTION_RULINGS["king"], OPTION_RULINGS["king_draw"]]
         return rulings

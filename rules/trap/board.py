@@ -166,10 +166,7 @@ def position_key(geo: Geometry, board: list[int], heads: list[int | None], to_mo
 def parse_point(geo: Geometry, text: str) -> int:
     if text in geo.index:
         return geo.index[text]
-    raise IllegalAction(
-        f"There is no point {text} on this {geo.size} × {geo.size} board: "
-        f"points run from a1 to {COLUMNS[geo.size - 1]}{geo.size}."
-    )
+    raise IllegalAction("no_such_point", point=text, size=geo.size)
 
 
 def parse_pair(geo: Geometry, action: Action) -> tuple[int, int, int]:
@@ -178,10 +175,7 @@ def parse_pair(geo: Geometry, action: Action) -> tuple[int, int, int]:
     p, q = parse_point(geo, left), parse_point(geo, right)
     line = geo.line_between(p, q)
     if line is None:
-        raise IllegalAction(
-            f"{left} and {right} are not neighbours: an arrow lies along one line between two "
-            "neighbouring points, and a pawn moves one line at a time."
-        )
+        raise IllegalAction("not_neighbours", **{"from": left, "to": right})
     return p, q, line
 
 

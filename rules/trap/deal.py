@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.base import JSON, Event, IllegalAction
 from rules.trap.board import looks_like_action, parse_pair
-from rules.trap.state import COLOURS, DRAW_PLIES, MAIN_FIRST, PIECE_DROP_FIRST, TrapState
+from rules.trap.state import DRAW_PLIES, MAIN_FIRST, PIECE_DROP_FIRST, TrapState
 
 
 def apply_deal(state: TrapState, deal: JSON, events: list[Event]) -> None:
@@ -32,7 +32,7 @@ def apply_deal(state: TrapState, deal: JSON, events: list[Event]) -> None:
             try:
                 _, head, line = parse_pair(geo, text)
             except IllegalAction as exc:
-                raise ValueError(exc.reason) from None
+                raise ValueError(f"{text!r} is not an arrow on this board ({exc.code}).") from None
             if heads[line] is not None:
                 raise ValueError(f"The line {geo.line_name(line)} has two arrows in the deal.")
             heads[line] = head
@@ -61,14 +61,7 @@ def apply_deal(state: TrapState, deal: JSON, events: list[Event]) -> None:
     if pawns is None:
         # Quick setup with fixed arrows: the Piece Drop is played, then these arrows go down.
         state.fixed_arrows = heads
-        events.append(
-            Event(
-                "phase",
-                f"Piece Drop begins: {COLOURS[PIECE_DROP_FIRST].capitalize()} (A) drops first.",
-                None,
-                {"phase": "piece_drop", "to_move": PIECE_DROP_FIRST},
-            )
-        )
+        events.append(Event("phase", data={"phase": "piece_drop", "to_move": PIECE_DROP_FIRST}))
         return
     if heads is None:
         state._after_piece_drop(events)
@@ -81,7 +74,5 @@ def apply_deal(state: TrapState, deal: JSON, events: list[Event]) -> None:
     if isinstance(quiet, bool) or not isinstance(quiet, int) or not 0 <= quiet < DRAW_PLIES:
         raise ValueError(f"'quiet_plies' is a whole number from 0 to {DRAW_PLIES - 1}.")
     state.quiet_plies = quiet
-    events.append(
-        Event("phase", "The game starts from a set position.", None, {"phase": "setup", "to_move": to_move})
-    )
+    events.append(Event("phase", data={"phase": "setup", "to_move": to_move}))
     state._begin_main(to_move, events)

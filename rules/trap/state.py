@@ -59,7 +59,7 @@ class TrapState(State[TrapView]):
         self.quiet_plies = 0
         self.positions: list[str] = []
         self.actions_applied = 0
-        self.outcome: Outcome | None = None  # {"winners", "reason", "summary"} once over
+        self.outcome: Outcome | None = None  # {"winners", "reason"} once over
         self.fixed_arrows: list[int | None] | None = None  # a scenario's quick-setup arrows
         self.opening_events: list[Event] = []
 
@@ -103,22 +103,19 @@ class TrapState(State[TrapView]):
     def _check(self, seat: int | None, action: Action) -> None:
         """Raise IllegalAction with a reason if ``action`` is not allowed now; changes nothing."""
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if action == AUTO:
             if seat is not None:
-                raise IllegalAction("Only the referee moves for a player whose time has run out.")
+                raise IllegalAction("referee_only")
             return
         if seat is None:
-            raise IllegalAction("Only a player can drop or move a piece.")
+            raise IllegalAction("player_only")
         if seat not in (0, 1):
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction("no_such_seat", seat=seat)
         if not looks_like_action(action):
-            raise IllegalAction(
-                f"'{action}' is not a Trap action: name a point such as 'c3', "
-                "or an arrow or move such as 'c3>c4'."
-            )
+            raise IllegalAction("not_an_action", action=action)
         if seat != self.to_move:
-            raise IllegalAction("It is not your turn: wait for the other player.")
+            raise IllegalAction("not_your_turn")
         if self.phase == "piece_drop":
             self._check_drop(action)
         elif self.phase == "arrow_drop":
@@ -128,35 +125,28 @@ class TrapState(State[TrapView]):
 
     def _check_drop(self, action: Action) -> None:
         if ">" in action:
-            raise IllegalAction("Pawns come first: drop a pawn on an empty point, such as 'c3'.")
+            raise IllegalAction("pawns_first")
         point = parse_point(self.geo, action)
         if self.board[point] != EMPTY:
-            raise IllegalAction(f"{action} is taken: drop your pawn on an empty point.")
+            raise IllegalAction("point_taken", point=action)
 
     def _check_arrow(self, action: Action) -> None:
         if ">" not in action:
-            raise IllegalAction(
-                "All pawns are down: now drop an arrow along a line, such as 'c3>c4' (pointing to c4)."
-            )
+            raise IllegalAction("arrows_now")
         _, _, line = parse_pair(self.geo, action)
         if self.heads[line] is not None:
-            raise IllegalAction(
-                f"The line {self.geo.line_name(line).replace('-', '–')} already has its arrow."
-            )
+            raise IllegalAction("line_has_arrow", line=self.geo.line_name(line))
 
     def _check_move(self, seat: int, action: Action) -> None:
         if ">" not in action:
-            raise IllegalAction("Main play has begun: move a pawn along an arrow, such as 'c3>c4'.")
+            raise IllegalAction("moves_now")
         frm, to, line = parse_pair(self.geo, action)
         names = self.geo.names
         code = self.board[frm]
         if code == EMPTY or owner_of(code) != seat:
-            raise IllegalAction(f"You have no pawn on {names[frm]}.")
+            raise IllegalAction("no_pawn", point=names[frm])
         if self.heads[line] != to:
-            raise IllegalAction(
-                f"The arrow between {names[frm]} and {names[to]} points to {names[frm]}: "
-                "you can never move against an arrow."
-            )
+            raise IllegalAction("against_arrow", **{"from": names[frm], "to": names[to]})
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         self._check(seat, action)
@@ -164,14 +154,7 @@ class TrapState(State[TrapView]):
         auto = action == AUTO
         if auto:
             assert self.to_move is not None
-            events.append(
-                Event(
-                    "timeout",
-                    "Time ran out: the referee acts for the player to move.",
-                    None,
-                    {"seat": self.to_move},
-                )
-            )
+            events.append(Event("timeout", data={"seat": self.to_move}))
             action = self.auto_action()
         mover = self.to_move
         assert mover is not None
@@ -209,10 +192,7 @@ class TrapState(State[TrapView]):
         self.board[point] = seat + (2 if king else 0)
         self.pawns_to_drop[seat] -= 1
         self.last = {"kind": "drop", "seat": seat, "action": action, "auto": auto, "point": action}
-        what = "their King" if king else "a pawn"
-        events.append(
-            Event("drop", f"dropped {what} on {action}.", seat, {"point": action, "king": king, "auto": auto})
-        )
+        events.append(Event("drop", seat=seat, data={"point": action, "king": king, "auto": auto}))
         other = 1 - seat
         if self.pawns_to_drop[other] > 0:
             self.to_move = other
@@ -229,26 +209,12 @@ class TrapState(State[TrapView]):
                 rng = random.Random(f"trap:{self.seed}:arrows")
                 self.heads = [rng.choice(ends) for ends in self.geo.ends]
             arrows = self.arrow_names()
-            events.append(
-                Event(
-                    "arrows_placed",
-                    "Quick setup: every line gets an arrow pointing a random way.",
-                    None,
-                    {"arrows": arrows},
-                )
-            )
+            events.append(Event("arrows_placed", data={"arrows": arrows}))
             self._begin_main(MAIN_FIRST, events)
             return
         self.phase = "arrow_drop"
         self.to_move = ARROW_DROP_FIRST
-        events.append(
-            Event(
-                "phase",
-                f"Arrow Drop begins: {COLOURS[ARROW_DROP_FIRST].capitalize()} (B) drops the first arrow.",
-                None,
-                {"phase": "arrow_drop", "to_move": ARROW_DROP_FIRST},
-            )
-        )
+        events.append(Event("phase", data={"phase": "arrow_drop", "to_move": ARROW_DROP_FIRST}))
 
     def _drop_arrow(self, seat: int, action: Action, auto: bool, events: list[Event]) -> None:
         tail, head, line = parse_pair(self.geo, action)
@@ -262,14 +228,7 @@ class TrapState(State[TrapView]):
             "from": names[tail],
             "to": names[head],
         }
-        events.append(
-            Event(
-                "arrow",
-                f"dropped an arrow on {names[tail]}–{names[head]} pointing to {names[head]}.",
-                seat,
-                {"from": names[tail], "to": names[head], "auto": auto},
-            )
-        )
+        events.append(Event("arrow", seat=seat, data={"from": names[tail], "to": names[head], "auto": auto}))
         if any(h is None for h in self.heads):
             self.to_move = 1 - seat
         else:
@@ -279,15 +238,9 @@ class TrapState(State[TrapView]):
         self.phase = "main"
         self.to_move = first
         self.positions = [self._key()]
+        # The pieces that begin trapped (safe until an arrow next to them flips), by point.
         stuck = [self.geo.names[p] for p, c in enumerate(self.board) if c >= 0 and self._stuck(p)]
-        text = f"Main play begins: {COLOURS[first].capitalize()} ({LABELS[first]}) moves first."
-        if stuck:
-            text += (
-                " Pawns with every arrow pointing in are safe until an arrow next to them flips: "
-                + ", ".join(stuck)
-                + "."
-            )
-        events.append(Event("phase", text, None, {"phase": "main", "to_move": first}))
+        events.append(Event("phase", data={"phase": "main", "to_move": first, "stuck": stuck}))
         if not has_move(self.geo, self.board, self._full_heads(), first):
             self._finish([1 - first], "no_moves", events)
 
@@ -319,32 +272,15 @@ class TrapState(State[TrapView]):
             "flips": flips,
             "captures": capture_data,
         }
-        if swap is None:
-            text = f"moved {names[frm]}>{names[to]}."
-        else:
-            whose = "their own" if swap == seat else "a " + COLOURS[swap]
-            text = f"moved {names[frm]}>{names[to]}, swapping with {whose} {self._piece_word(swapped)}."
-        events.append(
-            Event(
-                "move",
-                text,
-                seat,
-                {"from": names[frm], "to": names[to], "swap": swap, "flips": flips, "auto": auto},
-            )
-        )
-        for item, (_, code) in zip(capture_data, captured, strict=True):
+        data: JSON = {"from": names[frm], "to": names[to], "swap": swap, "flips": flips, "auto": auto}
+        if swap is not None:
+            data["swap_king"] = is_king(swapped)
+        events.append(Event("move", seat=seat, data=data))
+        for item in capture_data:
             self.captured[item["owner"]].append(
                 {"point": item["point"], "king": item["king"], "ply": self.ply}
             )
-            events.append(
-                Event(
-                    "capture",
-                    f"The {COLOURS[item['owner']]} {self._piece_word(code)} on {item['point']} is trapped "
-                    "and captured.",
-                    None,
-                    {**item, "by": seat},
-                )
-            )
+            events.append(Event("capture", data={**item, "by": seat}))
         other = 1 - seat
         self.to_move = other
         if captured:
@@ -355,9 +291,6 @@ class TrapState(State[TrapView]):
         key = self._key()
         self.positions.append(key)
         self._judge(seat, captured, events)
-
-    def _piece_word(self, code: int) -> str:
-        return "King" if is_king(code) else "pawn"
 
     def _judge(self, seat: int, captured: list[tuple[int, int]], events: list[Event]) -> None:
         other = 1 - seat
@@ -378,29 +311,13 @@ class TrapState(State[TrapView]):
     def _finish(self, winners: list[int], reason: Reason, events: list[Event]) -> None:
         self.phase = "over"
         self.to_move = None
-        summary = outcome_summary(winners, reason)
-        self.outcome = {"winners": list(winners), "reason": reason, "summary": summary}
-        events.append(
-            Event("game_over", f"The game is over. {summary}", None, {"winners": winners, "reason": reason})
-        )
+        self.outcome = {"winners": list(winners), "reason": reason}
+        events.append(Event("game_over", data={"winners": winners, "reason": reason}))
 
     # -- what players see ---------------------------------------------------------------------
 
     def arrow_names(self) -> list[str]:
         return [self.geo.arrow_name(line, h) for line, h in enumerate(self.heads) if h is not None]
-
-    def prompt(self) -> str:
-        if self.phase == "over":
-            assert self.outcome is not None
-            return str(self.outcome["summary"])
-        assert self.to_move is not None
-        who = f"{COLOURS[self.to_move].capitalize()} ({LABELS[self.to_move]})"
-        if self.phase == "piece_drop":
-            king = self.options.variant == "king" and self.pawns_to_drop[self.to_move] == self.options.pawns
-            return f"{who} drops {'their King' if king else 'a pawn'} on an empty point."
-        if self.phase == "arrow_drop":
-            return f"{who} drops an arrow on an empty line."
-        return f"{who} moves a pawn along an arrow."
 
     def view(self, seat: int | None) -> TrapView:
         names = self.geo.names
@@ -420,7 +337,6 @@ class TrapState(State[TrapView]):
             "pawns_per_player": self.options.pawns,
             "phase": self.phase,
             "to_move": self.to_move,
-            "prompt": self.prompt(),
             "points": list(names),
             "lines": [self.geo.line_name(line) for line in range(len(self.heads))],
             "pawns": [
@@ -462,19 +378,7 @@ class TrapState(State[TrapView]):
         placements = tuple(
             Placement(s, 1 if s in winners else 2, self.pieces(s)) for s in range(self.players)
         )
-        return Result(placements, self.outcome["summary"])
-
-    def describe(self, action: Action) -> str:
-        if action == AUTO:
-            return "let the referee act for the player out of time"
-        if not looks_like_action(action):
-            return action
-        if ">" not in action:
-            return f"drop a pawn on {action}"
-        left, _, right = action.partition(">")
-        if self.phase == "arrow_drop":
-            return f"drop an arrow on {left}–{right} pointing to {right}"
-        return f"move {left} to {right}"
+        return Result(placements, how=self.outcome["reason"], details={"winners": list(winners)})
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -517,10 +421,15 @@ class TrapState(State[TrapView]):
         state.quiet_plies = data["quiet_plies"]
         state.positions = list(data["positions"])
         state.actions_applied = data["actions_applied"]
-        state.outcome = None if data["outcome"] is None else _copy(data["outcome"])
+        # Snapshots stored before the texts moved to the cog hold the English summary: dropped.
+        state.outcome = None if data["outcome"] is None else _outcome(data["outcome"])
         fixed = data.get("fixed_arrows")
         state.fixed_arrows = None if fixed is None else list(fixed)
-        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        # Older snapshots' events carry their English sentence ("text"): only the data is kept.
+        state.opening_events = [
+            Event(e["kind"], seat=e.get("seat"), data=dict(e.get("data") or {}))
+            for e in data.get("opening_events", [])
+        ]
         return state
 
 
@@ -532,20 +441,8 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def outcome_summary(winners: list[int], reason: Reason) -> str:
-    if len(winners) == 2:
-        return {
-            "both_kings": "Both Kings were captured by the same move: a draw.",
-            "repetition": "The same position came up a third time: a draw.",
-            "quiet_plies": f"{DRAW_PLIES} moves in a row without a capture: a draw.",
-        }[reason]
-    winner = winners[0]
-    name, loser = COLOURS[winner].capitalize(), COLOURS[1 - winner]
-    return {
-        "eliminated": f"{name} ({LABELS[winner]}) wins: {loser} has no pieces left.",
-        "no_moves": f"{name} ({LABELS[winner]}) wins: {loser} cannot move.",
-        "king": f"{name} ({LABELS[winner]}) wins: the {loser} King is captured.",
-    }[reason]
+def _outcome(data: JSON) -> Outcome:
+    return {"winners": list(data["winners"]), "reason": data["reason"]}
 
 
 def perft(state: TrapState, depth: int) -> int:

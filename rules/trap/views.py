@@ -71,8 +71,7 @@ LastAction = DropLast | ArrowLast | MoveLast
 
 class Outcome(TypedDict):
     winners: list[int]  # seats; both for a draw
-    reason: Reason
-    summary: str
+    reason: Reason  # how it ended; the table words it
 
 
 class TrapView(TypedDict):
@@ -89,7 +88,6 @@ class TrapView(TypedDict):
     pawns_per_player: int  # pawns each player drops
     phase: Phase
     to_move: int | None  # the seat whose turn it is; None once over
-    prompt: str  # a sentence saying what the player to move does now
     points: list[str]  # every point name, row by row from a1
     # Every line as "a1-b1" (lower end first): horizontal lines row by row, then vertical lines
     # column by column.

@@ -331,8 +331,9 @@ async def test_a_replay_steps_by_action_and_phase_and_downloads(
     with contextlib.redirect_stdout(out):
         assert rules_main(["replay", str(file)]) == 0
     final = rebuild(record, type(ui)(), len(record.actions))
-    summary = final.table.state.result().summary  # type: ignore[union-attr]
-    assert summary in out.getvalue() and "Seat 0: place" in out.getvalue()
+    result = final.table.state.result()
+    assert result is not None and "Seat 0: place" in out.getvalue()
+    assert f"{result.how} " in out.getvalue()  # Trap's ending, as data: how and details
     assert assert_pings_nobody(env, since) >= 6
 
     other = env.create_guild()

@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from cogs.drawings.trap_board import image_size
+from cogs.drawings.trap_words import outcome
 from tests.e2e.simhelpers import all_components, alt_texts, buttons, message_text
 from tests.e2e.trap_driver import (
     Person,
@@ -81,7 +82,8 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     # move list in the notation is a .txt on the final table message.
     final = message_text(final_message(channel))
     assert re.search(r"Trap — (alice wins|Robo 1 \(medium\) wins|a draw)", final), final
-    assert view["result"]["summary"].split(": ")[-1].rstrip(".") in final
+    ending = outcome(view["result"]["winners"], view["result"]["reason"], "?")
+    assert ending.split(": ")[-1].rstrip(".") in final
     assert sum(len(e) for e in final_message(channel).embeds) <= 1500
     assert "trap-moves.txt" in final and f"Main play: {view['ply']} move" in final
     listing = moves_file(env, channel.history()[0])
@@ -168,6 +170,7 @@ async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_
     Seen to fail with TableDrawing.prepare_table not making the table's pictures first: every
     board was then drawn on the loop, by the drawing itself (``drawn_on_loop`` counted them)."""
     from cogs.drawings.trap_board import render_board
+    from cogs.drawings.trap_words import board_words
     from tests.e2e.simhelpers import held_pictures
 
     env = simcord_env
@@ -187,5 +190,6 @@ async def test_the_board_image_is_drawn_off_the_event_loop(simcord_env, simcord_
     assert (art.drawn_on_loop, art.drawn_in_thread) == (on_loop, in_thread)
     table = simcord_bot.referee.messages.closed[1]
     shown = held_pictures(env.backend, channel.id, lobby.id)
-    assert shown["board.png"][1] == render_board(table.state.view(None)), "the last board is the end"
+    last = table.state.view(None)
+    assert shown["board.png"][1] == render_board(last, board_words(last)), "the last board is the end"
     assert not env.errors

@@ -261,7 +261,7 @@ def sample_states(
 
 def _moment(state: Any) -> str:
     moment = str(getattr(state, "phase", ""))
-    prompt = getattr(state, "prompt", None)  # Spy Trap's pending decision (Trap's is a method)
+    prompt = getattr(state, "prompt", None)  # Spy Trap's pending decision
     if isinstance(prompt, dict):
         moment += f":{prompt.get('kind')}"
     return moment

@@ -45,14 +45,15 @@ def test_piece_drop_alternates_a_first_on_empty_points_only() -> None:
     assert state.phase == "piece_drop" and state.to_move == 0
     assert kinds(state.opening_events) == ["phase"]
     assert len(state.legal_actions(0)) == 25 and state.legal_actions(1) == []
-    assert refused(state, 1, "c3") == "It is not your turn: wait for the other player."
+    assert refused(state, 1, "c3") == ("not_your_turn", {})
     events = state.apply(0, "c3")
-    assert kinds(events) == ["drop"] and events[0].text == "dropped a pawn on c3." and events[0].seat == 0
+    assert kinds(events) == ["drop"] and events[0].seat == 0
+    assert events[0].data == {"point": "c3", "king": False, "auto": False}
     assert state.to_move == 1
-    assert refused(state, 1, "c3") == "c3 is taken: drop your pawn on an empty point."
-    assert "Pawns come first" in refused(state, 1, "c3>c4")
-    assert "no point f1" in refused(state, 1, "f1")
-    assert "not a Trap action" in refused(state, 1, "c3 c4")
+    assert refused(state, 1, "c3") == ("point_taken", {"point": "c3"})
+    assert refused(state, 1, "c3>c4") == ("pawns_first", {})
+    assert refused(state, 1, "f1") == ("no_such_point", {"point": "f1", "size": 5})
+    assert refused(state, 1, "c3 c4") == ("not_an_action", {"action": "c3 c4"})
 
 
 def test_after_sixteen_drops_the_arrow_drop_begins_with_b() -> None:
@@ -61,14 +62,13 @@ def test_after_sixteen_drops_the_arrow_drop_begins_with_b() -> None:
     events = play_setup(state, names)
     assert state.view(None)["piece_counts"] == [8, 8]
     assert state.phase == "arrow_drop" and state.to_move == 1
-    assert events[-1].kind == "phase" and "B" in events[-1].text
+    assert events[-1].kind == "phase" and events[-1].data == {"phase": "arrow_drop", "to_move": 1}
     assert len(state.legal_actions(1)) == 80
-    assert "All pawns are down" in refused(state, 1, "e5")
-    assert "not neighbours" in refused(state, 1, "a1>c1")
+    assert refused(state, 1, "e5") == ("arrows_now", {})
+    assert refused(state, 1, "a1>c1") == ("not_neighbours", {"from": "a1", "to": "c1"})
     state.apply(1, "a1>b1")
     assert state.to_move == 0 and arrow_set(state) == {"a1>b1"}
-    assert refused(state, 0, "b1>a1") == "The line a1–b1 already has its arrow."
-    assert state.describe("b1>c1") == "drop an arrow on b1–c1 pointing to c1"
+    assert refused(state, 0, "b1>a1") == ("line_has_arrow", {"line": "a1-b1"})
 
 
 def test_arrow_drop_fills_all_forty_lines_alternately_then_b_moves_first() -> None:
@@ -82,8 +82,10 @@ def test_arrow_drop_fills_all_forty_lines_alternately_then_b_moves_first() -> No
     assert droppers == [1, 0] * 20
     assert state.phase == "main" and state.to_move == 1
     assert len(state.view(None)["arrows"]) == 40
-    assert events[-1].kind == "phase" and "moves first" in events[-1].text
-    assert "Main play has begun" in refused(state, 1, "c3")
+    assert (
+        events[-1].kind == "phase" and events[-1].data["phase"] == "main" and events[-1].data["to_move"] == 1
+    )
+    assert refused(state, 1, "c3") == ("moves_now", {})
 
 
 def test_no_captures_during_setup_even_when_every_arrow_points_in() -> None:
@@ -123,10 +125,11 @@ def test_six_by_six_drops_twelve_pawns_each_and_sixty_arrows() -> None:
 
 def test_king_variant_first_dropped_pawn_is_the_public_king() -> None:
     state = GAME.new_game(2, TrapOptions(variant="king"), 1)
-    assert "King" in state.view(0)["prompt"]
+    view = state.view(0)
+    assert view["pawns_to_drop"][0] == view["pawns_per_player"]  # the next drop is the King
     events = play_setup(state, ["c3", "c4", "a1", "a2"])
-    assert events[0].text == "dropped their King on c3." and events[0].data["king"]
-    assert events[2].text == "dropped a pawn on a1."
+    assert events[0].data == {"point": "c3", "king": True, "auto": False}
+    assert events[2].data == {"point": "a1", "king": False, "auto": False}
     pawns = pawn_map(state)
     assert pawns["c3"] == (0, True) and pawns["c4"] == (1, True) and pawns["a1"] == (0, False)
     assert state.view(1)["pawns"] == state.view(None)["pawns"]
@@ -139,16 +142,16 @@ def test_a_pawn_moves_only_along_an_arrow_pointing_away_from_it() -> None:
     state = position(["a5"], ["c3"])
     assert sorted(state.legal_actions(1)) == ["c3>c4", "c3>d3"]
     assert {k: sorted(v) for k, v in state.view(None)["moves"].items()} == {"c3": ["c4", "d3"]}
-    assert refused(state, 1, "c3>b3") == (
-        "The arrow between c3 and b3 points to c3: you can never move against an arrow."
-    )
-    assert refused(state, 1, "a5>b5") == "You have no pawn on a5."
-    assert "not neighbours" in refused(state, 1, "c3>c5")
-    assert refused(state, 0, "a5>b5") == "It is not your turn: wait for the other player."
-    assert refused(state, None, "c3>c4") == "Only a player can drop or move a piece."
-    assert refused(state, 1, "auto") == "Only the referee moves for a player whose time has run out."
+    assert refused(state, 1, "c3>b3") == ("against_arrow", {"from": "c3", "to": "b3"})
+    assert refused(state, 1, "a5>b5") == ("no_pawn", {"point": "a5"})
+    assert refused(state, 1, "c3>c5") == ("not_neighbours", {"from": "c3", "to": "c5"})
+    assert refused(state, 0, "a5>b5") == ("not_your_turn", {})
+    assert refused(state, None, "c3>c4") == ("player_only", {})
+    assert refused(state, 1, "auto") == ("referee_only", {})
+    assert refused(state, 5, "c3>c4") == ("no_such_seat", {"seat": 5})
     events = state.apply(1, "c3>c4")
-    assert kinds(events) == ["move"] and events[0].text == "moved c3>c4." and events[0].seat == 1
+    assert kinds(events) == ["move"] and events[0].seat == 1
+    assert events[0].data["swap"] is None and "swap_king" not in events[0].data
     assert pawn_map(state) == {"a5": (0, False), "c4": (1, False)}
 
 
@@ -156,7 +159,7 @@ def test_moving_onto_an_enemy_pawn_swaps_them() -> None:
     state = position(["b1", "e1"], ["c1"], "c1>b1")
     events = state.apply(1, "c1>b1")
     assert pawn_map(state) == {"b1": (1, False), "c1": (0, False), "e1": (0, False)}
-    assert events[0].data["swap"] == 0 and "swapping with a red pawn" in events[0].text
+    assert events[0].data["swap"] == 0 and events[0].data["swap_king"] is False
     assert state.view(None)["last"]["swap"] == 0
 
 
@@ -165,7 +168,7 @@ def test_moving_onto_your_own_pawn_swaps_them_too() -> None:
     assert "c1>b1" in state.legal_actions(1)
     events = state.apply(1, "c1>b1")
     assert pawn_map(state) == {"b1": (1, False), "c1": (1, False), "e1": (0, False)}
-    assert "swapping with their own pawn" in events[0].text
+    assert events[0].data["swap"] == 1 and events[0].seat == 1 and events[0].data["swap_king"] is False
 
 
 def test_only_the_arrows_at_the_destination_flip() -> None:
@@ -188,7 +191,7 @@ def test_an_enemy_pawn_with_every_arrow_pointing_in_after_the_flips_is_captured(
     state = position(["a1", "e1"], ["c1"], "a2>a1", "c1>b1")
     events = state.apply(1, "c1>b1")
     assert kinds(events) == ["move", "capture"]
-    assert events[1].text == "The red pawn on a1 is trapped and captured." and events[1].seat is None
+    assert events[1].seat is None
     assert events[1].data == {"point": "a1", "owner": 0, "king": False, "by": 1}
     view = state.view(None)
     assert view["piece_counts"] == [1, 1] and view["captured"] == [
@@ -234,7 +237,7 @@ def test_pieces_away_from_the_flipped_lines_are_never_captured() -> None:
 def test_a_pawn_trapped_when_main_play_begins_is_safe_until_an_arrow_next_to_it_flips() -> None:
     state = position(["a5"], ["e5", "d4", "a1"])
     assert state.view(None)["stuck"] == ["e5"]
-    assert "Pawns with every arrow pointing in are safe" in state.opening_events[-1].text
+    assert state.opening_events[-1].data == {"phase": "main", "to_move": 1, "stuck": ["e5"]}
     assert "e5" not in state.view(None)["moves"]
     state.apply(1, "a1>b1")  # nothing next to e5 flips
     state.apply(0, "a5>b5")
@@ -274,7 +277,7 @@ def test_capturing_the_last_enemy_piece_wins() -> None:
     assert result is not None and result.winners == [1]
     assert [(p.seat, p.place, p.points) for p in result.placements] == [(0, 2, 0), (1, 1, 1)]
     assert state.legal_actions(0) == state.legal_actions(1) == state.legal_actions(None) == []
-    assert state.quiet_actions() == [] and refused(state, 1, "b1>a1") == "The game is over."
+    assert state.quiet_actions() == [] and refused(state, 1, "b1>a1") == ("game_over", {})
 
 
 def test_the_mover_always_keeps_a_piece_even_capturing_all_its_others() -> None:
@@ -296,14 +299,17 @@ def test_a_player_left_without_a_move_loses_even_with_pawns() -> None:
     events = state.apply(1, "a1>b1")
     assert kinds(events) == ["move", "game_over"]
     assert state.result() is not None and state.result().winners == [1]
-    assert "cannot move" in state.view(None)["result"]["summary"]
+    assert state.view(None)["result"] == {"winners": [1], "reason": "no_moves"}
+    result = state.result()
+    assert result is not None and result.how == "no_moves" and result.details == {"winners": [1]}
+    assert result.summary == "" and events[-1].data == {"winners": [1], "reason": "no_moves"}
 
 
 def test_king_variant_capturing_the_king_wins() -> None:
     state = position(["a1", "e1"], ["c1"], "a2>a1", "c1>b1", variant="king")
     assert pawn_map(state)["a1"] == (0, True)
     events = state.apply(1, "c1>b1")
-    assert events[1].text == "The red King on a1 is trapped and captured."
+    assert events[1].data == {"point": "a1", "owner": 0, "king": True, "by": 1}
     assert state.view(None)["result"]["reason"] == "king" and state.result().winners == [1]
 
 
