@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,4 +65,6 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    return event.text if event.seat is None else f"Seat {event.seat}: {event.text}"
+    """An event as the CLI prints it: its sentence, or (an engine moved to data) its kind and data."""
+    text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
+    return text if event.seat is None else f"Seat {event.seat}: {text}"
