@@ -30,6 +30,7 @@ from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.table.common import NOBODY, escape
+from cogs.table.failures import invite_url
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
@@ -275,6 +276,8 @@ class RefereeBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s; serving %d guilds", self.user, len(self.guilds))
+        if self.user is not None:
+            log.info("invite link (every permission a table needs): %s", invite_url(self.user.id))
 
     async def close(self) -> None:
         """Every way of stopping is a clean one: stop taking clicks, let in-flight commits

@@ -109,6 +109,7 @@ class HistoryEntry:
     place: int
     shared: bool  # someone else finished in the same place (a draw, a winning team)
     players: int
+    draw: bool  # every seat finished first: nobody won
     left: bool
     others: list[Opponent]
     before: ShownRating | None
@@ -330,22 +331,29 @@ class Standings(StandingChanges):
                     )
                 ).all()
             )
+            # A game's last place: 1 means every seat finished first, a draw that nobody won.
+            last = (
+                select(ResultRow.game_id, func.max(ResultRow.place).label("last"))
+                .group_by(ResultRow.game_id)
+                .subquery()
+            )
             finishes = (
                 await session.execute(
-                    select(Game.game, ResultRow.place, Seat.left_at)
+                    select(Game.game, ResultRow.place, Seat.left_at, last.c.last)
                     .join(Game, Game.id == ResultRow.game_id)
                     .join(Seat, (Seat.game_id == ResultRow.game_id) & (Seat.seat == ResultRow.seat))
+                    .join(last, last.c.game_id == ResultRow.game_id)
                     .where(Game.guild_id == guild_id, ResultRow.user_id == user_id, Game.status == "finished")
                     .order_by(Game.finished_at.desc(), Game.id.desc())
                 )
             ).all()
-        by_game: dict[str, list[tuple[int, bool]]] = {}
-        for game, place, left_at in finishes:
-            by_game.setdefault(game, []).append((place, left_at is not None))
+        by_game: dict[str, list[tuple[int, bool, bool]]] = {}
+        for game, place, left_at, last_place in finishes:
+            by_game.setdefault(game, []).append((place, left_at is not None, last_place == 1))
         records = []
         for row in stats:
             played = by_game.get(row.game, [])
-            kept = [place for place, left in played if not left]
+            kept = [place for place, left, _draw in played if not left]
             best = min(kept, default=None)
             records.append(
                 GameRecord(
@@ -423,6 +431,7 @@ class Standings(StandingChanges):
                     place=result.place,
                     shared=places[(row.id, result.place)] > 1,
                     players=len(table),
+                    draw=places[(row.id, 1)] == len(table) > 1,
                     left=mine is not None and mine.left_at is not None,
                     others=[
                         Opponent(s.name, s.computer_level, s.user_id) for s in table if s.seat != result.seat
@@ -561,11 +570,11 @@ class Standings(StandingChanges):
         return out
 
 
-def _streak(played: list[tuple[int, bool]]) -> Streak | None:
+def _streak(played: list[tuple[int, bool, bool]]) -> Streak | None:
     """The current run, newest game first: wins in a row, or games in a row without a win (a game
-    the person left is never a win)."""
+    the person left is never a win, nor is a draw)."""
     if not played:
         return None
-    won = [place == 1 and not left for place, left in played]
+    won = [place == 1 and not left and not draw for place, left, draw in played]
     length = next((i for i, w in enumerate(won) if w != won[0]), len(won))
     return Streak(won[0], length)

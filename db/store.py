@@ -50,6 +50,7 @@ class Conflict(Refused):
     process, or an older copy of the table) wrote first. Reload the table; never overwrite."""
 
     def __init__(self, game_id: int, expected: int) -> None:
+        # text: for the log
         super().__init__(f"table {game_id} is no longer at version {expected}")
         self.game_id = game_id
         self.expected = expected
@@ -598,10 +599,12 @@ async def _record_results(
             row.mu_after, row.sigma_after = new_rating[spec.user_id].mu, new_rating[spec.user_id].sigma
             row.rated_games = played + 1
         session.add(row)
+    # Every seat first is a draw (Trap's, or everyone sharing the win): nobody won it.
+    draw = all(r.place == 1 for r in results)
     for uid in uids:
         r = people[uid]
         spec = by_seat[r.seat]
-        won = 1 if r.place == 1 and spec.left_at is None else 0
+        won = 1 if r.place == 1 and spec.left_at is None and not draw else 0
         await session.execute(
             update(PlayerStats)
             .where(PlayerStats.guild_id == guild_id, PlayerStats.game == game, PlayerStats.user_id == uid)

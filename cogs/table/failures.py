@@ -102,6 +102,19 @@ NEEDED_FOR_THREADS = {
 }
 
 
+# What the invite asks for: every permission `/… new` checks, and Read Message History (replies
+# and the thread line read the channel's messages). The README gives the same number.
+INVITE = discord.Permissions(
+    **dict.fromkeys([*NEEDED, *NEEDED_FOR_FILES, *NEEDED_FOR_THREADS], True), read_message_history=True
+)
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(client_id: int) -> str:
+    """The link that adds the bot to a server with every permission a table needs."""
+    return discord.utils.oauth_url(client_id, permissions=INVITE, scopes=INVITE_SCOPES)
+
+
 def missing(permissions: discord.Permissions | None, needed: dict[str, str]) -> list[str]:
     """The names of the permissions in ``needed`` that the bot lacks (none if unknown)."""
     if permissions is None:

@@ -493,3 +493,32 @@ async def test_a_manager_exports_the_standings_as_csv(simcord_env: Any, simcord_
     async with bot.database.sessions() as session:
         mine = await session.get(PlayerStats, (guild.id, "zipzap", alice.id))
         assert mine is not None and rows[0]["rating"] == str(round(1500 + 40 * (mine.mu - 25)))
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_draw_is_a_draw_everywhere(simcord_env: Any, simcord_bot: Any) -> None:
+    """A Trap game that ends drawn (both players first) is nobody's win: `/stats show` counts no
+    win and no winning streak, `/history` says it was a draw, and the leaderboard counts 0 wins;
+    a game that bob then wins counts as his win. Seen failing on the previous code, where a draw
+    read "1 win (100%) · won the last game" (issue 33)."""
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("draws")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "help")
+    names = {alice.id: "alice", bob.id: "bob"}
+    await finish_quickly(
+        bot.store, guild_id=guild.id, channel_id=1, key="trap", places={alice.id: 1, bob.id: 1}, names=names
+    )
+    stats = message_text((await alice.slash(channel, "stats show")).response)
+    assert "1 game · 0 wins (0%)" in stats and "no win in the last game" in stats.lower(), stats
+    history = message_text((await alice.slash(channel, "history")).response)
+    assert "a draw" in history and "shared 1st" not in history, history
+    board = message_text((await alice.slash(channel, "leaderboard", game="trap")).response)
+    assert "1 game · 0 wins" in board, board
+    await finish_quickly(
+        bot.store, guild_id=guild.id, channel_id=2, key="trap", places={alice.id: 2, bob.id: 1}, names=names
+    )
+    stats = message_text((await bob.slash(channel, "stats show")).response)
+    assert "2 games · 1 win (50%)" in stats and "won the last game" in stats.lower(), stats

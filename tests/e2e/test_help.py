@@ -210,3 +210,19 @@ def test_each_quick_start_follows_its_options(key, options, seats, quoted):  # t
     assert text != default and len(text) <= QUICK_START_LIMIT
     for words in quoted:
         assert words in text, (words, text)
+
+
+def test_the_invite_asks_for_every_permission_a_table_checks() -> None:
+    """The invite the bot prints and the README's link ask for every permission `/… new` checks
+    (a server set up by the README was refused every table when Attach Files was left out).
+    Fails if a permission is added to the checks and not to the invite, or if the README's number
+    and the bot's differ."""
+    from pathlib import Path
+
+    from cogs.table.failures import INVITE, NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, invite_url
+
+    for name in [*NEEDED, *NEEDED_FOR_FILES, *NEEDED_FOR_THREADS]:
+        assert getattr(INVITE, name), name
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert f"permissions={INVITE.value}" in readme and f"**{INVITE.value}**" in readme
+    assert invite_url(42).endswith(f"client_id=42&scope=bot+applications.commands&permissions={INVITE.value}")

@@ -226,6 +226,30 @@ def test_private_choices_make_no_public_event() -> None:
         assert state.apply(0, action) == []
 
 
+def test_gifttrap_get_more_is_refused_once_the_reveal_has_begun() -> None:
+    """RULINGS §4: Get More is placed under a received gift before the reveal; once the reveal has
+    begun it can be neither placed, moved nor taken back (unlike the GiftTRAP card), whether a
+    player readied or the referee filled in their choices. Seen to fail, every other GiftTRAP test
+    (self-play included) passing, with _check letting getmore through during the reveal like the
+    GiftTRAP card (checking only _check_card_on): seat 0's move to seat 2's gift was accepted."""
+    state = new_state(3)
+    choose(state, 0, {1: 1, 2: 2}, QUIET, get_more=1)
+    choose(state, 1, {0: 3, 2: 4}, QUIET)
+    state.apply(None, "fill")  # seat 2 ran out of time
+    assert state.phase == "reveal" and state.revealed == []
+    locked = "reveal_begun"  # "The reveal has begun: choices are locked in until the next round."
+    for _ in range(2):  # before the first gift is turned up, then after it
+        assert refused(state, 0, "getmore-2") == locked
+        assert refused(state, 0, "getmore-none") == locked
+        assert refused(state, 1, "getmore-2") == locked
+        assert refused(state, 2, "getmore-1") == locked
+        for seat in range(3):
+            assert not any(a.startswith("getmore") for a in state.legal_actions(seat))
+        assert "gifttrap-3" in state.legal_actions(2)
+        reveal(state, 1)
+    assert len(state.revealed) == 2 and state.get_more[0] == 1 and state.get_more[1:] == [None, None]
+
+
 def test_give_more_and_get_more_go_on_other_players_and_can_be_taken_back() -> None:
     state = new_state(3)
     assert refusal(state, 1, "givemore-1").params == {"card": "give_more"}
@@ -426,6 +450,43 @@ def test_give_more_and_get_more_may_both_double_one_gift_and_double_losses_too()
     assert record["receiver_points"] == record["giver_points"] == -8
     assert state.get_track[0] == 2 and state.give_track[1] == 2
     assert record["why"] == ["give_more", "get_more"]
+
+
+def test_gifttrap_give_more_and_get_more_come_back_fresh_every_round() -> None:
+    """RULINGS §4: Give More and Get More are once per round: after a round each card is back with
+    its owner, on no gift, and doubles only the gift it goes with in the new round. Seen to fail,
+    every other GiftTRAP test (self-play included) passing, with _clear_choices keeping last
+    round's give_more and get_more (`self.give_more = self.give_more or [None] * n`), for both
+    cards together and for each card alone."""
+    state = new_state(3)
+    three_player_round(state, 1, QUIET, give_more_1=True, get_more_0=True)
+    reveal(state)
+    (last,) = [r for r in state.revealed if (r["receiver"], r["giver"]) == (0, 1)]
+    assert last["give_more"] and last["get_more"]
+    state.apply(None, "next")
+    state.apply(1, "pack-1")
+    assert state.round == 2 and state.phase == "choosing"
+    assert state.give_more == [None] * 3 and state.get_more == [None] * 3
+    assert state.view(1)["my"]["give_more"] is None and state.view(0)["my"]["get_more"] is None
+    assert "givemore-0" in state.legal_actions(1) and "givemore-none" not in state.legal_actions(1)
+    assert "getmore-1" in state.legal_actions(0) and "getmore-none" not in state.legal_actions(0)
+    # Seat 1 gives seat 0 the same space as last round (GREAT) but backs its gift to seat 2 now;
+    # seat 0 puts Get More under seat 2's gift (its NO WAY).
+    choose(state, 0, {1: 1, 2: 2}, QUIET, get_more=2)
+    choose(state, 1, {0: 1, 2: 2}, QUIET, give_more=2)
+    choose(state, 2, {0: 4, 1: 3}, QUIET)
+    reveal(state)
+    assert state.phase == "between_rounds"
+    records = {(r["receiver"], r["giver"]): r for r in state.revealed}
+    again = records[(0, 1)]
+    assert not again["give_more"] and not again["get_more"]
+    assert again["receiver_points"] == again["giver_points"] == 3
+    backed = records[(2, 1)]
+    assert backed["give_more"] and not backed["get_more"]
+    assert (backed["receiver_points"], backed["giver_points"]) == (2, 4)
+    under = records[(0, 2)]
+    assert under["get_more"] and not under["give_more"]
+    assert (under["receiver_points"], under["giver_points"]) == (-8, -4)
 
 
 def test_give_more_on_another_receiver_does_not_double_this_gift() -> None:
@@ -760,3 +821,16 @@ def test_a_snapshot_stored_before_the_catalogs_still_loads() -> None:
     events = reveal(state)
     assert [e.kind for e in events][-1] == "round_over" and all(not e.text for e in events)
     assert state.phase == "between_rounds" and len(state.history) == 1
+
+
+def test_gifttrap_refuses_two_players_and_nine() -> None:
+    """GiftTRAP seats 3 to 8 (RULINGS): 2 and 9 are refused, 3 and 8 are dealt, and the lobby's
+    limits say the same. Seen failing with ``max_players = 9`` (nine were dealt), and with the
+    check in ``new_game`` loosened to ``players <= self.max_players + 1``."""
+    assert (GAME.min_players, GAME.max_players) == (3, 8)
+    for players in (2, 9):
+        with pytest.raises(ValueError):
+            GAME.new_game(players, GiftTrapOptions(), 1)
+    for players in (3, 8):
+        state = GAME.new_game(players, GiftTrapOptions(), 1)
+        assert state.players == players

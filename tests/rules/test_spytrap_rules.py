@@ -131,6 +131,29 @@ def test_the_opener_must_bid_at_least_one_and_nobody_above_the_cards_in_the_pile
     assert state.legal_actions(0) == [f"bid-{n}" for n in range(1, 10)]
 
 
+def test_spytrap_the_opener_of_a_later_round_must_bid_at_least_one() -> None:
+    """RULINGS §3: the opener must bid at least 1 in every round (stated for rounds 2 on), not only
+    in round 1: in round 2 the last winner opens and may neither pass nor bid 0. Seen to fail,
+    every other Spy Trap test passing, with _check_bid and legal_actions refusing the opener's pass
+    in round 1 only (the pass got past the check and tripped an assert in apply); and with
+    _start_round not clearing high_bidder (last round's winner "stands", so the opener may pass),
+    which the round-limit test and self-play also notice."""
+    state = piled()
+    bid_to(state, 1, 2)
+    state.apply(1, "draw-0")
+    state.apply(1, "draw-0")
+    assert state.round == 2 and state.opener == 1 and state.phase == "pile"
+    state.apply(None, "auto-pile")
+    assert state.phase == "bid" and state.to_bid == 1 and state.max_bid == 9
+    assert refused(state, 1, "pass") == "You open the bidding, so you must bid at least 1."
+    assert refused(state, 1, "bid-0") == "You open the bidding, so you must bid at least 1."
+    assert state.legal_actions(1) == [f"bid-{n}" for n in range(1, 10)]
+    assert state.view(1)["min_bid"] == 1
+    assert state.quiet_actions() == [QuietAction("bid", "bid-1")]
+    state.apply(1, "bid-1")
+    assert "pass" in state.legal_actions(2)
+
+
 def test_raises_are_strictly_higher_and_passing_is_not_final() -> None:
     state = piled()
     state.apply(0, "bid-2")
@@ -767,6 +790,20 @@ def test_options_and_help_texts() -> None:
     assert GAME.title == "Spy Trap" and GAME.key == "spytrap"
     with pytest.raises(ValueError, match="2 to 6 players"):
         GAME.new_game(7, None, 1)
+
+
+def test_spytrap_refuses_one_player_and_seven() -> None:
+    """RULINGS §3: Spy Trap is for 2–6 players: one too few and one too many are refused, both ends
+    of the range are dealt. Seen to fail with SpyTrap.min_players = 1, with max_players = 7, and
+    with new_game's bound loosened by one at either end; loosened at the low end (1 player dealt)
+    it fails no other test."""
+    assert (GAME.min_players, GAME.max_players) == (2, 6)
+    for players in (1, 7):
+        with pytest.raises(ValueError, match=f"2 to 6 players, not {players}"):
+            GAME.new_game(players, SpyTrapOptions(), 1)
+    for players in (2, 6):
+        state = GAME.new_game(players, SpyTrapOptions(), 1)
+        assert state.players == players and len(state.identity) == players and state.phase == "pile"
 
 
 def test_a_bad_deal_is_refused_with_the_problem() -> None:

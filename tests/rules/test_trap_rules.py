@@ -448,6 +448,18 @@ def test_options_and_deals_are_validated() -> None:
             GAME.new_game(2, TrapOptions(), 1, deal)
 
 
+def test_trap_refuses_one_player_and_three() -> None:
+    """RULINGS §5: Trap is for exactly 2 players: one and three are refused, two are dealt. Seen to
+    fail with Trap.min_players = 1, with max_players = 3, and with new_game refusing only more than
+    2 players (1 player was dealt a game; no other test noticed) or only fewer than 2."""
+    assert (GAME.min_players, GAME.max_players) == (2, 2)
+    for players in (1, 3):
+        with pytest.raises(ValueError, match=f"Trap is for 2 players, not {players}"):
+            GAME.new_game(players, TrapOptions(), 1)
+    state = GAME.new_game(2, TrapOptions(), 1)
+    assert state.players == 2 and state.phase == "piece_drop"
+
+
 def test_deal_with_pawns_only_starts_the_arrow_drop() -> None:
     state = GAME.new_game(2, TrapOptions(), 1, {"pawns": [["a1", "b1"], ["c1"]]})
     assert state.phase == "arrow_drop" and state.to_move == 1

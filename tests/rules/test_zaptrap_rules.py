@@ -443,6 +443,37 @@ def test_equal_totals_share_the_win() -> None:
     assert result.summary == "Seat 1 and seat 2 share the win with 7 points each."
 
 
+def test_zaptrap_several_past_the_target_in_one_round_the_highest_total_wins_alone() -> None:
+    """RULINGS §1: when several sides reach 7 at the end of one round, the highest total wins alone
+    (only equal highest totals share). Seen to fail, every other Zap or Trap test passing, with
+    _check_win giving the win to every side at or past the target (both parts: [0, 1] and teams 1
+    and 2), and with it taking the last side in seat order that reached the target as the top."""
+    # Individual game: seat 3 ZAPs seat 0, not the player it watches (seat 2): case C, every player
+    # but the caller gets 2, which takes seats 0 and 1 both past 7.
+    state = solo(5, {2: NO_SET})
+    state.scores = [6, 5, 0, 3, 0]
+    data = call(state, 3, "ZAP-0")
+    assert data["case"] == "C"
+    assert state.scores == [8, 7, 2, 3, 2] and state.phase == "over"
+    assert state.winners == [0] and not state.team_win
+    result = state.result()
+    assert result is not None and result.winners == [0]
+    assert [p.place for p in result.placements] == [1, 2, 4, 3, 4]
+    assert result.summary == "Seat 1 wins with 8 points."
+    # Team game (6 players: teams 0&3, 1&4, 2&5): seat 3 ZAPs its partner, who holds no set but the
+    # Dangerous Mission, so the other two teams get 3 each and both pass 7.
+    dangerous = ["7a", "7b", "8a", "9a", "XDM"]
+    state = new_state([dangerous, *FILLER[:2], SET4, FILLER[2], LOWS], TABLE)
+    state.scores = [3, 6, 5]
+    data = call(state, 3, "ZAP-0")
+    assert data["value"] == 3
+    assert state.scores == [3, 9, 8] and state.phase == "over"
+    assert state.winners == [1, 4]
+    result = state.result()
+    assert result is not None and [p.place for p in result.placements] == [3, 1, 2, 3, 1, 2]
+    assert result.summary == "Seats 2 and 5 win with 9 points."
+
+
 def test_team_game_two_teams_reaching_seven_together() -> None:
     six = [NO_SET, *FILLER[:2], SET4, FILLER[2], LOWS]
     state = new_state(six, TABLE)
@@ -562,6 +593,20 @@ def test_options_are_validated_and_round_trip() -> None:
     for data in ({}, {"preset": "kemps", "hand_size": 5}, {"lull": "dealer", "target": 10}):
         options = GAME.parse_options(data)
         assert GAME.parse_options(GAME.options_to_json(options)) == options
+
+
+def test_zaptrap_refuses_two_players_and_seven() -> None:
+    """RULINGS §1: Zap or Trap is for 3–6 players: one too few and one too many are refused, both
+    ends of the range are dealt. Seen to fail with ZapOrTrap.min_players = 2, with max_players = 7,
+    and with new_game's bound loosened by one at either end; the last (7 players dealt) fails no other
+    test."""
+    assert (GAME.min_players, GAME.max_players) == (3, 6)
+    for players in (2, 7):
+        with pytest.raises(ValueError, match=f"3 to 6 players, not {players}"):
+            GAME.new_game(players, ZapTrapOptions(), 1)
+    for players in (3, 6):
+        state = GAME.new_game(players, ZapTrapOptions(), 1)
+        assert state.players == players and len(state.hands) == players
 
 
 def test_a_fixed_deal_is_validated() -> None:

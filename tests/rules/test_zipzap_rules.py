@@ -10,7 +10,7 @@ import pytest
 from zipzap_helpers import GAME, expected_round_points, new_state, refused, snapshot
 
 from rules.base import QuietAction
-from rules.zipzap import ZipZapOptions, ZipZapState, card_name, hand_size, sort_hand
+from rules.zipzap import ZipZapOptions, ZipZapState, all_number_cards, card_name, hand_size, sort_hand
 
 
 def kinds(events: list) -> list[str]:
@@ -341,10 +341,12 @@ def test_rounds_equal_players_doubled_for_two_or_three(players: int, rounds: int
     assert GAME.new_game(players, ZipZapOptions(rounds=2), 3).total_rounds == 2
 
 
-@pytest.mark.parametrize(
-    ("players", "removed", "size", "deck"),
-    [(2, 2, 12, 6), (3, 1, 12, 4), (4, 0, 12, 2), (5, 0, 9, 5), (6, 0, 8, 2)],
-)
+# RULINGS §2 per player count: solid suits removed, cards dealt to each hand (plus a Zap card), and
+# the number cards left for the deck (flipped cards included).
+DEALS = [(2, 2, 12, 6), (3, 1, 12, 4), (4, 0, 12, 2), (5, 0, 9, 5), (6, 0, 8, 2)]
+
+
+@pytest.mark.parametrize(("players", "removed", "size", "deck"), DEALS)
 def test_suit_removal_and_deal_sizes(players: int, removed: int, size: int, deck: int) -> None:
     for seed in range(5):
         state = GAME.new_game(players, ZipZapOptions(), seed)
@@ -354,6 +356,35 @@ def test_suit_removal_and_deal_sizes(players: int, removed: int, size: int, deck
         assert dealt == [size + 1] * players
         assert all(f"Z{s}" in state.hands[s] for s in range(players))
         assert len(state.deck) + len(state.played) == deck
+
+
+@pytest.mark.parametrize(("players", "removed", "size", "deck"), DEALS)
+def test_zipzap_later_rounds_are_dealt_afresh(players: int, removed: int, size: int, deck: int) -> None:
+    """RULINGS §2: every round is a new deal of the same cards: each hand gets the deal's size and its
+    own Zap card again, the rest is the deck, and the suits out of the game stay out.
+
+    Round 1 ends at once (seat 0 holds only its Zap and leads off an empty deck; seat 1 holds every
+    other card); every later round is played out by the referee's stall and idle actions alone.
+    Seen to fail with the "deal" action dealing the hands left over from the last round (state.apply
+    passing them to _deal), at every player count (of the other tests only the long self-play
+    noticed), and with it clearing out_of_game so that the removed suits come back, with 2 and 3
+    players (every other test in tests/rules passed)."""
+    out = ("B", "Y")[:removed]
+    state = new_state([[] for _ in range(players)], out=out, rest_to=1)
+    state.apply(0, "Z")
+    assert state.phase == "between_rounds"
+    in_play = sorted([*all_number_cards(list(out)), *(f"Z{s}" for s in range(players))])
+    while not state.is_over():
+        state.apply(None, "deal")
+        assert [len(h) for h in state.hands] == [size + 1] * players, state.round
+        assert all(f"Z{s}" in state.hands[s] for s in range(players))
+        assert len(state.deck) + len(state.played) == deck
+        assert state.view(None)["hand_counts"] == [size + 1] * players
+        assert sorted([*(c for h in state.hands for c in h), *state.deck, *state.played]) == in_play
+        assert state.out_of_game == list(out) and state.zap_used == [False] * players
+        while state.phase == "play":
+            state.apply(None, state.legal_actions(None)[0])
+    assert state.round == state.total_rounds
 
 
 def test_removed_suits_vary_with_the_seed_and_are_public() -> None:
@@ -454,6 +485,19 @@ def test_options_are_validated() -> None:
         GAME.new_game(7, ZipZapOptions(), 1)
     options = ZipZapOptions("first_out", 3)
     assert GAME.parse_options(GAME.options_to_json(options)) == options
+
+
+def test_zipzap_refuses_one_player_and_seven() -> None:
+    """RULINGS §2: Zip Zap is for 2–6 players: one too few and one too many are refused, both ends of
+    the range are dealt. Seen to fail with ZipZap.min_players = 1, with max_players = 7, and with
+    new_game's bound loosened by one at either end (7 players, or 1, then dealt)."""
+    assert (GAME.min_players, GAME.max_players) == (2, 6)
+    for players in (1, 7):
+        with pytest.raises(ValueError, match=f"2 to 6 players, not {players}"):
+            GAME.new_game(players, ZipZapOptions(), 1)
+    for players in (2, 6):
+        state = GAME.new_game(players, ZipZapOptions(), 1)
+        assert state.players == players and len(state.hands) == players
 
 
 def test_house_rulings_follow_the_options() -> None:
