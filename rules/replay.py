@@ -67,6 +67,6 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    # A game moved to data has no sentence: its kind and data are printed instead.
-    text = event.text or f"{event.kind} {json.dumps(event.data, sort_keys=True)}"
+    """An event as the CLI prints it: its sentence, or (an engine moved to data) its kind and data."""
+    text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return text if event.seat is None else f"Seat {event.seat}: {text}"
