@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zipzap_cards
@@ -35,12 +36,6 @@ SPEED_HELP = {
     "fast": N_("stall 8 s, idle leader 15 s"),
 }
 card_name = zipzap_cards.card_name
-
-
-def command_text(message: str) -> app_commands.locale_str:
-    """A slash command's name or description, marked for the catalog where it is declared and
-    translated by the bot's Translator (its domain in the extras)."""
-    return app_commands.locale_str(message, domain=T.domain)
 
 
 def card_label(code: str) -> str:
@@ -552,8 +547,8 @@ class ZipZapUI:
 class ZipZapCog(commands.Cog):
     zipzap = app_commands.Group(
         # Translators: a slash command's name: lowercase letters, no spaces.
-        name=command_text(N_("zipzap")),
-        description=command_text(N_("Zip Zap: the real-time shedding card game")),
+        name=locale_str("zipzap"),
+        description=locale_str("Zip Zap: the real-time shedding card game"),
         guild_only=True,
     )
 
@@ -563,17 +558,17 @@ class ZipZapCog(commands.Cog):
 
     @zipzap.command(
         # Translators: a slash command's name: lowercase letters, no spaces.
-        name=command_text(N_("new")),
-        description=command_text(N_("Open a Zip Zap table in this channel")),
+        name=locale_str("new"),
+        description=locale_str("Open a Zip Zap table in this channel"),
     )
     @app_commands.describe(
-        seats=command_text(N_("How many seats (2–6)")),
+        seats=locale_str("How many seats (2–6)"),
         # Translators: cards and first_out are the choices' names, kept as they are.
-        scoring=command_text(N_("cards: fewest points wins; first_out: a point for going out first")),
+        scoring=locale_str("cards: fewest points wins; first_out: a point for going out first"),
         # Translators: off, relaxed and fast are the choices' names, kept as they are.
-        speed=command_text(N_("Timers: off, relaxed or fast")),
-        thread=command_text(N_("Play in a new thread")),
-        rounds=command_text(N_("How many rounds (default: one per player, doubled with 2 or 3 players)")),
+        speed=locale_str("Timers: off, relaxed or fast"),
+        thread=locale_str("Play in a new thread"),
+        rounds=locale_str("How many rounds (default: one per player, doubled with 2 or 3 players)"),
     )
     async def new(
         self,
@@ -595,8 +590,8 @@ class ZipZapCog(commands.Cog):
 
     @zipzap.command(
         # Translators: a slash command's name: lowercase letters, no spaces.
-        name=command_text(N_("rules")),
-        description=command_text(N_("How to play Zip Zap, and the house rulings in force")),
+        name=locale_str("rules"),
+        description=locale_str("How to play Zip Zap, and the house rulings in force"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
