@@ -41,9 +41,7 @@ def replay(data: JSON) -> ReplayOutcome:
         try:
             outcome.events.extend(state.apply(seat, step["action"]))
         except IllegalAction as exc:
-            # A game moved to codes gives its code and parameters; the others' code is a sentence.
-            reason = exc.code if not exc.params else f"{exc.code} {json.dumps(exc.params, sort_keys=True)}"
-            outcome.failed_at, outcome.reason = index, reason
+            outcome.failed_at, outcome.reason = index, refusal_line(exc)
             return outcome
     outcome.mismatches = check_expect(state, data.get("expect") or {})
     return outcome
@@ -70,3 +68,9 @@ def event_line(event: Event) -> str:
     """An event as the CLI prints it: its sentence, or (an engine moved to data) its kind and data."""
     text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return text if event.seat is None else f"Seat {event.seat}: {text}"
+
+
+def refusal_line(error: IllegalAction) -> str:
+    """A refusal as the CLI prints it: its code (or the sentence of a game not yet moved to data)
+    and its parameters."""
+    return f"{error.code} {json.dumps(error.params, sort_keys=True)}" if error.params else error.code
