@@ -759,6 +759,11 @@ class ZapTrapUI:
 
     # --- events and summaries -------------------------------------------------------------------
 
+    def events_applied(self, table: Table, events: list[Event]) -> None:
+        for event in events:
+            if event.kind == "swap" and event.seat is not None:
+                self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
+
     def _cards(self, table: Table, codes: list[str]) -> str:
         """Face-up cards as an event names them: "Glorp; Zibble; Dangerous Mission; Mookah"."""
         view = _state(table).view(None)
@@ -796,7 +801,6 @@ class ZapTrapUI:
                 sides=to,
             )
         if kind == "swap" and seat is not None:
-            self._picks.pop((table.id, seat), None)  # that swap used up the pick
             view_cards = view["preset"], int(view["species"])
             return T.gettext(
                 "**{name}** swapped a {gave} for the {took}.",
