@@ -62,15 +62,23 @@ SPEED_HELP = {
 }
 # Translators: the table speeds, as /zaptrap new offers them.
 SPEED_NAMES = {"off": N_("off"), "relaxed": N_("relaxed"), "fast": N_("fast")}
-# Translators: the secret-signal gestures' names, shown beside their emoji.
+# The secret-signal gestures' names.
 GESTURE_NAMES = {
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "think": N_("think"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "wink": N_("wink"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "yawn": N_("yawn"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "shush": N_("shush"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "smirk": N_("smirk"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "cool": N_("cool"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "eyeroll": N_("eyeroll"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
     "sneeze": N_("sneeze"),
 }
 
@@ -201,6 +209,7 @@ def score_line(line: str, call: str) -> str:
     back as its code)."""
     line = legacy_line(line)
     if line == ON_SET:
+        # Translators: {call} is ZAP or TRAP, the game's calls; a line of a call's points.
         return T.gettext("{call} on a set +1", call=call)
     if line == FIVE_SET_LINE:
         return T.gettext("five-set +1")
@@ -732,14 +741,18 @@ class ZapTrapUI:
             name = table.plain_name(int(target))
             if nav == "calls":
                 if call == "ZAP":
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "ZAP {name} (not whose signal you watch)", name=name)
                 else:
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
                 row = 2 + i // 5
             else:
                 if call == "ZAP":
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "ZAP {name}", name=name)
                 else:
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "TRAP {name}", name=name)
                 row = 3
             style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary

@@ -21,52 +21,82 @@ from rules.zaptrap.views import SetView
 
 T = Texts(__name__)
 
-# Translators: the special cards' names (the game's own terms).
+# The special cards' names.
 SPECIAL_NAMES = {
+    # Translators: a special card's name (the game's own term).
     ZIP_ZAP: N_("Zip Zap, Don't Come Back"),
+    # Translators: a special card's name (the game's own term).
     BE_FREE: N_("Be Free!! Be Free!!"),
+    # Translators: a special card's name (the game's own term).
     DANGEROUS_MISSION: N_("Dangerous Mission"),
 }
-# Translators: our own aliens, one per species: invented names, the game's own terms (the first
-# letter is drawn in the card's corner).
+# Our own aliens, one per species.
 ALIENS = (
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Glorp"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Zibble"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Mookah"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Fennix"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Quorb"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Splunt"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Yarrowax"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Blimble"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Vexxo"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Nubbin"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Thrask"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Oozel"),
+    # Translators: an alien's invented name (the game's own term; its initial is drawn on the card).
     N_("Pibbitt"),
 )
-# Translators: several of one alien, as in "a set of four Glorps".
+# Several of one alien, as in "a set of four Glorps".
 ALIENS_MANY = (
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Glorps"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Zibbles"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Mookahs"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Fennixes"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Quorbs"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Splunts"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Yarrowaxes"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Blimbles"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Vexxos"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Nubbins"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Thrasks"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Oozels"),
+    # Translators: an alien species, several of them: "a set of four Glorps" (the game's own term).
     N_("Pibbitts"),
 )
-# Translators: the ranks of a plain pack of cards (the kemps preset), as in "queen of hearts".
+# The ranks of a plain pack of cards (the kemps preset).
 RANKS = (
+    # Translators: the ranks of a plain pack of cards (the kemps preset), as in "queen of hearts".
     N_("ace"), N_("2"), N_("3"), N_("4"), N_("5"), N_("6"), N_("7"),
     N_("8"), N_("9"), N_("10"), N_("jack"), N_("queen"), N_("king"),
 )  # fmt: skip
-# Translators: several cards of one rank, as in "a set of four kings".
+# Several cards of one rank.
 RANKS_MANY = (
+    # Translators: several cards of one rank (the kemps preset), as in "a set of four kings".
     N_("aces"), N_("2s"), N_("3s"), N_("4s"), N_("5s"), N_("6s"), N_("7s"),
     N_("8s"), N_("9s"), N_("10s"), N_("jacks"), N_("queens"), N_("kings"),
 )  # fmt: skip
