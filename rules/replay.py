@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import get_game
-from rules.base import JSON, Event, IllegalAction, State
+from rules.base import JSON, Event, IllegalAction, Result, State
 
 
 @dataclass
@@ -65,12 +65,17 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    """An event as the CLI prints it: its sentence, or (an engine moved to data) its kind and data."""
+    """An event as the CLI prints it: an engine's sentence, or (an engine that words nothing) its
+    kind and data."""
     text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return text if event.seat is None else f"Seat {event.seat}: {text}"
 
 
-def refusal_line(error: IllegalAction) -> str:
-    """A refusal as the CLI prints it: its code (or the sentence of a game not yet moved to data)
-    and its parameters."""
-    return f"{error.code} {json.dumps(error.params, sort_keys=True)}" if error.params else error.code
+def refusal_line(exc: IllegalAction) -> str:
+    """A refusal as the CLI prints it: its code (or an engine's sentence), then any parameters."""
+    return exc.code + (f" {json.dumps(exc.params, ensure_ascii=False, sort_keys=True)}" if exc.params else "")
+
+
+def result_line(result: Result) -> str:
+    """How a game ended: an engine's sentence, or its ``how`` and ``details``."""
+    return result.summary or f"{result.how} {json.dumps(result.details, ensure_ascii=False, sort_keys=True)}"
