@@ -453,7 +453,7 @@ def test_zaptrap_several_past_the_target_in_one_round_the_highest_total_wins_alo
     result = state.result()
     assert result is not None and result.winners == [0]
     assert [p.place for p in result.placements] == [1, 2, 4, 3, 4]
-    assert result.summary == "Seat 1 wins with 8 points."
+    assert result.how == "player" and result.details == {"sides": [[0]], "points": 8}
     # Team game (6 players: teams 0&3, 1&4, 2&5): seat 3 ZAPs its partner, who holds no set but the
     # Dangerous Mission, so the other two teams get 3 each and both pass 7.
     dangerous = ["7a", "7b", "8a", "9a", "XDM"]
@@ -465,7 +465,7 @@ def test_zaptrap_several_past_the_target_in_one_round_the_highest_total_wins_alo
     assert state.winners == [1, 4]
     result = state.result()
     assert result is not None and [p.place for p in result.placements] == [3, 1, 2, 3, 1, 2]
-    assert result.summary == "Seats 2 and 5 win with 9 points."
+    assert result.how == "team" and result.details == {"sides": [[1, 4]], "points": 9}
 
 
 def test_team_game_two_teams_reaching_seven_together() -> None:
