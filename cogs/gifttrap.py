@@ -4,29 +4,25 @@ Public (the table message, drawn from the spectator view): the gifts on the tabl
 (never what they chose), both tracks per player, the reveal as it happens, the pack buttons for
 the dealer and the GiftTRAP buttons, open to every player all round. Private (the panel, drawn from
 the seat's own view): the gift for each other player, the four tokens, Give More and Get More, and
-Ready. Every rule is in rules/gifttrap/; the engine refuses what is not allowed and says why.
+Ready. Every rule is in rules/gifttrap/; the engine refuses what is not allowed and says why, as
+data (a code and its details), and its events are data too: this cog words them all, in the reader's
+language, through the ``gifttrap`` catalog (locales/).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import gifttrap_cards
-from cogs.drawings.gifttrap_panel import (
-    GiftTrapPanel,
-    fit,
-    gift_text,
-    state_of,
-    token_line,
-    with_names,
-)
+from cogs.drawings.gifttrap_cards import TOKEN_NAMES, token_label
+from cogs.drawings.gifttrap_panel import GiftTrapPanel, fit, gift_text, state_of, token_line
 from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.common import escape
@@ -34,13 +30,14 @@ from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from rules.base import Event
-from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS, GiftTrap, Token
+from cogs.texts import N_, Texts
+from rules.base import Event, IllegalAction, Result
+from rules.gifttrap import GIFTS, PRICES, TOKENS, GiftTrap, Token, parse_action
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift, TokenPlaces
 from rules.words import signed
 
+T = Texts(__name__)
 GAME = GiftTrap()
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
 # A private choice depends only on the chooser's own earlier choices, so a click from a panel drawn
 # before someone else's move still means the same; the engine refuses what no longer fits.
@@ -50,9 +47,9 @@ VERSION_FREE = ("give-", "givemore-", "rank-", "unrank-", "getmore-", "ready", "
 SELECTS_PER_PAGE = 4
 NAME_WIDTH = 24
 SPEED_HELP = {
-    "off": "no hurry: the pack after 5 min, choosing 15 min, a gift unwrapped every 5 s",
-    "relaxed": "pack 1 min, choosing 3 min, a gift unwrapped every 4 s",
-    "fast": "pack 20 s, choosing 90 s, a gift unwrapped every 2.5 s",
+    "off": N_("no hurry: the pack after 5 min, choosing 15 min, a gift unwrapped every 5 s"),
+    "relaxed": N_("pack 1 min, choosing 3 min, a gift unwrapped every 4 s"),
+    "fast": N_("pack 20 s, choosing 90 s, a gift unwrapped every 2.5 s"),
 }
 
 
@@ -68,17 +65,20 @@ def gifts_sketch(
     the pack's price, the tokens' places and the trapped spaces."""
     placed = dict(tokens or {})
     crossed = tuple(sorted({t["space"] for t in trapped}))
+    # The words drawn, in the reader's language: made here, as the drawing may be done elsewhere.
+    words = gifttrap_cards.picture_words()
     key = (
         "gifttrap-gifts",
         tuple((g["space"], g["name"]) for g in layout),
         price,
         tuple(sorted(placed.items())),
         crossed,
+        words["no_gifts"] if not layout else "",
     )
     return Sketch(
         filename,
         key,
-        partial(gifttrap_cards.gifts_png, list(layout), price, placed, crossed),
+        partial(gifttrap_cards.gifts_png, list(layout), price, placed, crossed, words),
         gifttrap_cards.gifts_alt(layout, price, placed, crossed),
     )
 
@@ -89,6 +89,8 @@ def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) ->
     picture shows them."""
     latest = revealed[-gifttrap_cards.REVEALS_SHOWN :]
     names = [table.plain_name(s.seat) for s in table.seats]
+    # The words drawn, in the reader's language: made here, as the drawing may be done elsewhere.
+    words = gifttrap_cards.picture_words(names)
     key = (
         "gifttrap-reveal",
         tuple(
@@ -96,19 +98,24 @@ def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) ->
             for r in latest
         ),
         price,
+        (tuple(words["from_names"]), tuple(words["to_names"]), words["nothing"]),
     )
     return Sketch(
         "reveal.png",
         key,
-        partial(gifttrap_cards.reveal_png, list(latest), price, names),
+        partial(gifttrap_cards.reveal_png, list(latest), price, names, words),
         gifttrap_cards.reveal_alt(revealed, names),
     )
 
 
 class GiftTrapUI:
     key = GAME.key
-    hand_label = "My gifts"
     hand_emoji = "🎁"
+
+    @property
+    def hand_label(self) -> str:
+        """The name of the button that opens a player's own panel."""
+        return T.pgettext("button", "My gifts")
 
     @staticmethod
     def version_free(action: str) -> bool:
@@ -126,10 +133,14 @@ class GiftTrapUI:
 
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
+        speed = T.gettext(SPEED_HELP[table.speed]) if table.speed in SPEED_HELP else ""
+        # Translators: GO, GIFTED, Give More, Get More and GiftTRAP are the game's own terms.
+        cards_on = T.gettext("Strategy cards (Give More, Get More, GiftTRAP): on")
+        cards_off = T.gettext("Strategy cards (Give More, Get More, GiftTRAP): off")
         return [
-            f"Track: GO → GIFTED at {options.track_length}",
-            f"Strategy cards (Give More, Get More, GiftTRAP): {'on' if options.strategy_cards else 'off'}",
-            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
+            T.gettext("Track: GO → GIFTED at {length}", length=options.track_length),
+            cards_on if options.strategy_cards else cards_off,
+            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed),
         ]
 
     # --- public table --------------------------------------------------------------------------
@@ -140,11 +151,20 @@ class GiftTrapUI:
         whole round's unwraps and tokens are behind History."""
         view = state_of(table).view(None)
         phase = view["phase"]
-        title = f"GiftTRAP — round {view['round']}"
-        if view["price"]:
-            title += f" · the {view['price']} pack"
-        if phase == "over":
-            title += " — game over"
+        if view["price"] and phase == "over":
+            title = T.gettext(
+                "GiftTRAP — round {round} · the {price} pack — game over",
+                round=view["round"],
+                price=view["price"],
+            )
+        elif view["price"]:
+            title = T.gettext(
+                "GiftTRAP — round {round} · the {price} pack", round=view["round"], price=view["price"]
+            )
+        elif phase == "over":
+            title = T.gettext("GiftTRAP — round {round} — game over", round=view["round"])
+        else:
+            title = T.gettext("GiftTRAP — round {round}", round=view["round"])
         embed = discord.Embed(
             title=title,
             colour=discord.Colour.dark_grey() if phase == "over" else discord.Colour.magenta(),
@@ -156,18 +176,21 @@ class GiftTrapUI:
             for gift in view["layout"]:
                 line = gift_text(gift)
                 if gift["space"] in trapped:
-                    line += " — 🪤 GiftTRAPped"  # by whom: the Latest lines and History say
+                    # By whom: the Latest lines and History say.
+                    line = T.gettext("{gift} — 🪤 GiftTRAPped", gift=line)
                 lines.append(line)
-            embed.add_field(name="Gifts on the table", value=fit(lines, newest_last=False), inline=False)
+            embed.add_field(
+                name=T.gettext("Gifts on the table"), value=fit(lines, newest_last=False), inline=False
+            )
         embed.add_field(
-            name=f"Tracks (GIFTED at {view['track_length']})",
+            name=T.gettext("Tracks (GIFTED at {length})", length=view["track_length"]),
             value=fit(self._track_lines(table, view), newest_last=False),
             inline=False,
         )
         if view["strategy_cards"]:
-            footer = "🪤 = a GiftTRAP card still to play"
+            footer = T.gettext("🪤 = a GiftTRAP card still to play")
         else:
-            footer = "Strategy cards are off at this table."
+            footer = T.gettext("Strategy cards are off at this table.")
         embed.set_footer(text=footer)
         return embed
 
@@ -200,16 +223,27 @@ class GiftTrapUI:
         played). A long one is sent as a file."""
         view = state_of(table).view(None)
         over = view["phase"] == "over"
-        lines = [f"**GiftTRAP — {'the whole game' if over else 'the game so far'}**"]
+        lines = [
+            T.gettext("**GiftTRAP — the whole game**")
+            if over
+            else T.gettext("**GiftTRAP — the game so far**")
+        ]
         for past in view["history"]:
             gifts = {g["space"]: g for g in past["layout"]}
             unwrapped = [{**gifts[r["space"]], **r} for r in past["revealed"]]
             lines += self._round_history(table, past, unwrapped, list(past["rankings"]))
             markers = " · ".join(
-                f"**{s.name}** GET {past['get_track'][s.seat]}, GIVE {past['give_track'][s.seat]}"
+                T.gettext(
+                    "**{name}** GET {get}, GIVE {give}",
+                    name=s.name,
+                    get=past["get_track"][s.seat],
+                    give=past["give_track"][s.seat],
+                )
                 for s in table.seats
             )
-            lines.append(f"Markers after round {past['round']}: {markers}")
+            lines.append(
+                T.gettext("Markers after round {round}: {markers}", round=past["round"], markers=markers)
+            )
         if not view["history"] or view["history"][-1]["round"] != view["round"]:  # still being played
             lines += self._round_history(table, view, view["revealed"], view["rankings"])
         return "\n".join(lines)
@@ -223,55 +257,91 @@ class GiftTrapUI:
     ) -> list[str]:
         """One round of History: its pack, its GiftTRAP cards, its unwraps and the tokens turned up."""
         price = PRICES.get(round_["pack"] or 0)
-        pack = f" — **{table.name(round_['dealer'])}** dealt the {price} pack" if price else ""
-        lines = ["", f"**Round {round_['round']}**{pack}"]
+        if price:
+            head = T.gettext(
+                "**Round {round}** — **{dealer}** dealt the {price} pack",
+                round=round_["round"],
+                dealer=table.name(round_["dealer"]),
+                price=price,
+            )
+        else:
+            head = T.gettext("**Round {round}**", round=round_["round"])
+        lines = ["", head]
         gifts = {g["space"]: g for g in round_["layout"]}
         lines += [
-            f"🪤 **{table.name(t['seat'])}** played GiftTRAP on {gift_text(gifts[t['space']])}"
+            T.gettext(
+                "🪤 **{name}** played GiftTRAP on {gift}",
+                name=table.name(t["seat"]),
+                gift=gift_text(gifts[t["space"]]),
+            )
             for t in round_["trapped"]
             if t["space"] in gifts
         ]
-        lines += [self._gift_line(table, r) for r in unwrapped] or ["Nothing has been unwrapped yet."]
+        lines += [self._gift_line(table, r) for r in unwrapped] or [
+            T.gettext("Nothing has been unwrapped yet.")
+        ]
         shown = [
             self._ranking_line(table, round_, seat, ranks) for seat, ranks in enumerate(rankings) if ranks
         ]
         if shown:
-            lines.append("Tokens turned up:")
+            lines.append(T.gettext("Tokens turned up:"))
             lines += shown
         return lines
 
     def _status(self, table: Table, view: GiftTrapView) -> str:
         phase = view["phase"]
-        dealer = f"**{table.name(view['dealer'])}**"
+        dealer = table.name(view["dealer"])
         if phase == "pack":
             fallback = PRICES.get(view["default_pack"] or 0, "?")
-            return (
-                f"{dealer} deals this round and picks a pack with the buttons below: "
-                f"$ (cheap) to $$$$ (lavish). If time runs out the referee picks {fallback}."
+            return T.gettext(
+                "**{dealer}** deals this round and picks a pack with the buttons below: "
+                "$ (cheap) to $$$$ (lavish). If time runs out the referee picks {fallback}.",
+                dealer=dealer,
+                fallback=fallback,
             )
         if phase == "choosing":
             waiting = [table.name(s) for s, ready in enumerate(view["ready"]) if not ready]
-            who = "everyone" if len(waiting) == len(table.seats) else ", ".join(waiting) or "nobody"
-            return (
-                f"{len(view['layout'])} gifts are on the table. In **{self.hand_label}**, give each other "
-                "player one gift (never the same gift twice) and place GREAT, GOOD, OK and NO WAY on four "
-                f"different gifts, then press **Ready**.\nWaiting for: {who}"
+            if len(waiting) == len(table.seats):
+                who = T.gettext("everyone")
+            else:
+                who = ", ".join(waiting) or T.gettext("nobody")
+            # Translators: GREAT, GOOD, OK and NO WAY are the game's tokens; Ready is the panel's button.
+            text = T.ngettext(
+                "{n} gift is on the table. In **{hand}**, give each other player one gift (never the same "
+                "gift twice) and place GREAT, GOOD, OK and NO WAY on four different gifts, "
+                "then press **Ready**.",
+                "{n} gifts are on the table. In **{hand}**, give each other player one gift (never the same "
+                "gift twice) and place GREAT, GOOD, OK and NO WAY on four different gifts, "
+                "then press **Ready**.",
+                len(view["layout"]),
+                hand=self.hand_label,
             )
+            return text + "\n" + T.gettext("Waiting for: {who}", who=who)
         if phase == "reveal":
             total = len(view["reveal_order"])
             done = view["reveal_next"]
-            text = f"🎁 The reveal: {done} of {total} gifts unwrapped, the dealer's first."
+            text = T.ngettext(
+                "🎁 The reveal: {done} of {n} gift unwrapped, the dealer's first.",
+                "🎁 The reveal: {done} of {n} gifts unwrapped, the dealer's first.",
+                total,
+                done=done,
+            )
             if done < total:
                 receiver, giver = view["reveal_order"][done]
-                text += f"\nNext: **{table.name(receiver)}** unwraps the gift from **{table.name(giver)}**."
+                text += "\n" + T.gettext(
+                    "Next: **{receiver}** unwraps the gift from **{giver}**.",
+                    receiver=table.name(receiver),
+                    giver=table.name(giver),
+                )
             return text
         if phase == "between_rounds":
-            return (
-                f"Round {view['round']} is over and nobody has both markers on GIFTED yet. "
-                "Press **Next round** (or wait) for the next deal."
+            return T.gettext(
+                "Round {round} is over and nobody has both markers on GIFTED yet. "
+                "Press **Next round** (or wait) for the next deal.",
+                round=view["round"],
             )
-        winners = ", ".join(f"**{table.name(s)}**" for s in view["winners"]) or "nobody"
-        return f"The game is over: {winners} reached GIFTED on both tracks."
+        winners = ", ".join(f"**{table.name(s)}**" for s in view["winners"]) or T.gettext("nobody")
+        return T.gettext("The game is over: {winners} reached GIFTED on both tracks.", winners=winners)
 
     def _track_lines(self, table: Table, view: GiftTrapView) -> list[str]:
         """One line per player: both markers, and what they are doing now."""
@@ -280,41 +350,81 @@ class GiftTrapUI:
             i = s.seat
             tags = []
             if i == view["dealer"] and view["phase"] != "over":
-                tags.append("dealer")
+                tags.append(T.pgettext("player", "dealer"))
             if view["phase"] == "choosing" and view["ready"][i]:
-                tags.append("ready")  # who is still choosing: the status line says
+                tags.append(T.pgettext("player", "ready"))  # who is still choosing: the status line says
             if view["filled"][i]:
-                tags.append("filled in")
+                tags.append(T.pgettext("player", "filled in"))
             if i in view["winners"]:
-                tags.append("GIFTED!")
+                tags.append(T.pgettext("player", "GIFTED!"))
             # A screen reader says "mouse trap", which explains nothing: the footer's legend puts
             # the words to it once ("🪤 = a GiftTRAP card still to play"), as a word on each of eight
             # players' lines would push the table past what a phone shows (test_table_sizes).
             card = " 🪤" if view["strategy_cards"] and not view["gifttrap_used"][i] else ""
             robot = " 🤖" if s.is_computer else ""
             get, give = view["get_track"][i], view["give_track"][i]
-            line = f"**{escape(s.plain_name[:NAME_WIDTH])}**{robot}{card} — GET {get} · GIVE {give}"
-            lines.append(line + (f" ({', '.join(tags)})" if tags else ""))
+            line = T.gettext(
+                "**{name}**{marks} — GET {get} · GIVE {give}",
+                name=escape(s.plain_name[:NAME_WIDTH]),
+                marks=robot + card,
+                get=get,
+                give=give,
+            )
+            if tags:
+                line = T.gettext("{line} ({tags})", line=line, tags=", ".join(tags))
+            lines.append(line)
         return lines
 
     def _gift_line(self, table: Table, record: Mapping[str, Any]) -> str:
         """One unwrapped gift: who, what, the token, and both markers' moves."""
         gift = {"space": record["space"], "emoji": record["emoji"], "name": record["name"]}
-        receiver, giver = table.name(record["receiver"]), table.name(record["giver"])
-        token = NO_MATCH_LABEL if record["token"] is None else TOKEN_LABELS[record["token"]]
-        head = f"**{receiver}** unwraps {gift_text(gift)} from **{giver}**: {token}"
+        said = {
+            "receiver": table.name(record["receiver"]),
+            "giver": table.name(record["giver"]),
+            "gift": gift_text(gift),
+            "token": token_label(record["token"]),
+        }
         if record["trapped"]:
-            return head + ", GiftTRAPped: nobody moves"
+            return T.gettext(
+                "**{receiver}** unwraps {gift} from **{giver}**: {token}, GiftTRAPped: nobody moves", **said
+            )
         # Short: up to five of these lines sit in the table's Latest field (phones).
-        cards = [name for name, key in (("Give More", "give_more"), ("Get More", "get_more")) if record[key]]
-        doubled = f" ({' and '.join(cards)} ×2)" if cards else ""
         get, give = signed(record["receiver_points"]), signed(record["giver_points"])
-        return f"{head} — GET {get}, GIVE {give}{doubled}"
+        if record["give_more"] and record["get_more"]:
+            return T.gettext(
+                "**{receiver}** unwraps {gift} from **{giver}**: {token} — GET {get}, GIVE {give} "
+                "(Give More and Get More ×2)",
+                get=get,
+                give=give,
+                **said,
+            )
+        if record["give_more"]:
+            return T.gettext(
+                "**{receiver}** unwraps {gift} from **{giver}**: {token} — GET {get}, GIVE {give} "
+                "(Give More ×2)",
+                get=get,
+                give=give,
+                **said,
+            )
+        if record["get_more"]:
+            return T.gettext(
+                "**{receiver}** unwraps {gift} from **{giver}**: {token} — GET {get}, GIVE {give} "
+                "(Get More ×2)",
+                get=get,
+                give=give,
+                **said,
+            )
+        return T.gettext(
+            "**{receiver}** unwraps {gift} from **{giver}**: {token} — GET {get}, GIVE {give}",
+            get=get,
+            give=give,
+            **said,
+        )
 
     def _ranking_line(self, table: Table, view: Mapping[str, Any], seat: int, ranks: TokenPlaces) -> str:
         gifts = {g["space"]: g for g in view["layout"]}
         parts = [token_line(t, gifts.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
-        return f"**{table.name(seat)}**: " + " · ".join(parts)
+        return T.gettext("**{name}**: {tokens}", name=table.name(seat), tokens=" · ".join(parts))
 
     def waiting_on(self, table: Table) -> list[int] | None:
         """`/table status`: the dealer picks the pack, then whoever is not ready yet."""
@@ -330,20 +440,20 @@ class GiftTrapUI:
         assert table.state is not None
         phase = table.state.view(None)["phase"]
         if phase == "reveal":  # nobody has to act: the reveal paces itself
-            return "nobody: the referee unwraps the gifts one by one"
+            return T.gettext("nobody: the referee unwraps the gifts one by one")
         if phase == "between_rounds":
-            return "anyone may press **Next round**; otherwise it starts shortly"
+            return T.gettext("anyone may press **Next round**; otherwise it starts shortly")
         return None
 
     def final_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         """The final table keeps History: the whole game stays one press away."""
-        return [TableButton(table.id, "history", label="History", emoji="📜", row=0)]
+        return [TableButton(table.id, "history", label=T.pgettext("button", "History"), emoji="📜", row=0)]
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         view = state_of(table).view(None)
         phase = view["phase"]
         items: list[discord.ui.Item[Any]] = [
-            TableButton(table.id, "history", label="History", emoji="📜", row=0)
+            TableButton(table.id, "history", label=T.pgettext("button", "History"), emoji="📜", row=0)
         ]
         if phase == "pack":
             # Public buttons act on the current state; the engine refuses anyone but the dealer.
@@ -353,7 +463,7 @@ class GiftTrapUI:
                         table.id,
                         "act",
                         f"pack-{pack}",
-                        label=f"{price} pack",
+                        label=T.pgettext("button", "{price} pack", price=price),
                         style=discord.ButtonStyle.primary,
                         row=1,
                     )
@@ -367,7 +477,8 @@ class GiftTrapUI:
                         table.id,
                         "act",
                         f"gifttrap-{gift['space']}",
-                        label=f"GiftTRAP {gift['space']}",
+                        # Translators: a button: play the GiftTRAP card (the game's own term) on gift N.
+                        label=T.pgettext("button", "GiftTRAP {space}", space=gift["space"]),
                         emoji="🪤",
                         style=discord.ButtonStyle.danger,
                         disabled=gift["space"] in trapped,
@@ -380,7 +491,7 @@ class GiftTrapUI:
                     table.id,
                     "act",
                     "next",
-                    label="Next round",
+                    label=T.pgettext("button", "Next round"),
                     emoji="▶️",
                     style=discord.ButtonStyle.success,
                     row=1,
@@ -389,34 +500,178 @@ class GiftTrapUI:
         return items
 
     def event_line(self, table: Table, event: Event) -> str:
+        """A Latest line, worded from the event's data with the seats' names as they are now."""
         data = event.data
         who = f"**{table.name(event.seat)}**" if event.seat is not None else ""
         kind = event.kind
         if kind == "round_start":
-            return f"Round {data['round']}: {who} deals and picks the pack."
+            return T.gettext(
+                "Round {round}: {dealer} deals and picks the pack.", round=data["round"], dealer=who
+            )
         if kind == "pack":
             count = len(data["layout"])
             if data["by_referee"]:
-                return f"⏰ Time is up: the referee picks the {data['price']} pack. {count} gifts are out."
-            return f"{who} picks the {data['price']} pack: {count} gifts are on the table."
+                return T.ngettext(
+                    "⏰ Time is up: the referee picks the {price} pack. {n} gift is out.",
+                    "⏰ Time is up: the referee picks the {price} pack. {n} gifts are out.",
+                    count,
+                    price=data["price"],
+                )
+            return T.ngettext(
+                "{dealer} picks the {price} pack: {n} gift is on the table.",
+                "{dealer} picks the {price} pack: {n} gifts are on the table.",
+                count,
+                dealer=who,
+                price=data["price"],
+            )
         if kind == "ready":
-            return f"{who} is ready."
+            return T.gettext("{name} is ready.", name=who)
         if kind == "filled":
-            return f"⏰ {who} ran out of time: the referee completed their choices."
+            return T.gettext("⏰ {name} ran out of time: the referee completed their choices.", name=who)
+        if kind == "reveal_start":
+            return T.gettext("Everyone is ready: the gifts are revealed one at a time, the dealer's first.")
         if kind == "ranking":
-            layout = {g["space"]: g for g in state_of(table).view(None)["layout"]}
-            ranks = data["ranks"]
+            ranks, ids = data["ranks"], data.get("gifts")
+            if ids is not None:  # the gifts the tokens were on, whichever round is on the table now
+                layout = {ranks[t]: GIFTS[ids[t]].on_space(ranks[t]) for t in ranks}
+            else:  # an older record: the gifts on the table now are that round's while it lasts
+                layout = {g["space"]: g for g in state_of(table).view(None)["layout"]}
             parts = [token_line(t, layout.get(ranks[t]), short=True) for t in TOKENS if t in ranks]
-            return f"{who} turns up their tokens: " + " · ".join(parts)
+            return T.gettext("{name} turns up their tokens: {tokens}", name=who, tokens=" · ".join(parts))
         if kind == "gift":
             return "🎁 " + self._gift_line(table, data)
         if kind == "gifttrap":
-            layout = {g["space"]: g for g in state_of(table).view(None)["layout"]}
-            gift = layout.get(data["space"])
-            what = gift_text(gift) if gift else f"gift {data['space']}"
-            return f"🪤 {who} shouts **GiftTRAP** on {what}: nobody scores from it this round."
-        text = with_names(table, event.text)
-        return f"{who} {text}" if who else text
+            space = data["space"]
+            gift = GIFTS[data["gift"]].on_space(space) if data.get("gift") in GIFTS else None
+            what = gift_text(gift) if gift else T.gettext("gift {space}", space=space)
+            return T.gettext(
+                "🪤 {name} shouts **GiftTRAP** on {gift}: nobody scores from it this round.",
+                name=who,
+                gift=what,
+            )
+        if kind == "round_over":
+            return T.gettext("Round {round} is over.", round=data["round"])
+        if kind == "game_over":
+            # Older records' game_over has no round: it is the game's last, where the state is now.
+            rounds = data.get("round", state_of(table).view(None)["round"])
+            return T.gettext("The game is over. {how}", how=self._how(len(data["winners"]), rounds))
+        return event.text or kind  # a kind this cog does not know (not one GiftTRAP makes)
+
+    def _how(self, winners: int, rounds: int) -> str:
+        """How the game ended (the result's ``gifted``): the winners and the round."""
+        return T.ngettext(
+            "One player has both markers on GIFTED after round {round} and wins.",
+            "{n} players have both markers on GIFTED after round {round} and share the win.",
+            winners,
+            round=rounds,
+        )
+
+    def result_text(self, result: Result) -> str:
+        """The result's ``how`` in words (GiftTRAP's one way to end: ``gifted``)."""
+        return self._how(len(result.details.get("winners", result.winners)), result.details["round"])
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """The sentence a player reads for an engine refusal (rules/gifttrap/checks.py's codes)."""
+        code, p = error.code, error.params
+        card = p.get("card")
+        simple = REFUSALS.get(code)
+        if simple is not None:
+            return T.gettext(simple, **p)
+        if code == "not_an_action":
+            return T.gettext(
+                "'{action}' is not a GiftTRAP action: "
+                "try 'give-1-3', 'rank-great-2', 'ready' or 'gifttrap-4'.",
+                action=p["action"],
+            )
+        if code == "card_not_played":
+            if card == "give_more":
+                return T.gettext("Your Give More card is not in play, so there is nothing to take back.")
+            return T.gettext("Your Get More card is not in play, so there is nothing to take back.")
+        if code == "card_on_self":
+            if card == "give_more":
+                return T.gettext(
+                    "You can't put Give More on yourself: put it with the gift for another player."
+                )
+            return T.gettext("You can't put Get More on yourself: put it under the gift from another player.")
+        if code == "card_already_there":
+            if card == "give_more":
+                return T.gettext("Your Give More card is already with the gift for that player.")
+            return T.gettext("Your Get More card is already under the gift from that player.")
+        if code == "token_already_there":
+            return T.gettext(
+                "Your {token} token is already on gift {space}.",
+                token=token_label(p["token"]),
+                space=p["space"],
+            )
+        if code == "gift_has_token":
+            return T.gettext(
+                "Your {token} token is already on gift {space}: each token goes on a different gift.",
+                token=token_label(p["token"]),
+                space=p["space"],
+            )
+        if code == "not_complete":
+            return self._not_complete(len(p["receivers"]), p["tokens"])
+        return code  # a code this cog does not know (not one GiftTRAP's engine raises)
+
+    def _not_complete(self, gifts: int, tokens: Sequence[str]) -> str:
+        """Ready refused: what is still missing."""
+        give = T.ngettext("give {n} more gift", "give {n} more gifts", gifts) if gifts else ""
+        place = ""
+        if tokens:
+            names = ", ".join(T.gettext(TOKEN_NAMES[t]) for t in tokens)
+            place = T.ngettext(
+                "place your {tokens} token", "place your {tokens} tokens", len(tokens), tokens=names
+            )
+        both = give and place
+        missing = T.gettext("{give} and {place}", give=give, place=place) if both else give or place
+        return T.gettext("Before you are ready, {missing}.", missing=missing)
+
+    def describe(self, table: Table, action: str) -> str:
+        """A player-readable name for an action ("give gift 1 (🦆 Rubber duck) to Bea")."""
+        state = state_of(table)
+        try:
+            move = parse_action(action)
+        except IllegalAction:
+            return action
+        verb = move.verb
+        if verb == "pack":
+            return T.gettext("pick the {price} pack", price=PRICES.get(move.pack or 0, "?"))
+        if verb in ("give", "rank", "unrank", "gifttrap") and (
+            move.space is None or not 1 <= move.space <= state.spaces
+        ):
+            return action
+        gift = ""
+        if move.space is not None:
+            laid = GIFTS[state.layout[move.space - 1]]
+            gift = T.gettext(
+                "gift {space} ({emoji} {name})", space=move.space, emoji=laid.emoji, name=laid.name
+            )
+        if move.seat is not None and not 0 <= move.seat < len(table.seats):
+            return action
+        other = table.plain_name(move.seat) if move.seat is not None else ""
+        if verb == "give":
+            return T.gettext("give {gift} to {name}", gift=gift, name=other)
+        if verb == "rank":
+            assert move.token is not None
+            return T.gettext("put {token} on {gift}", token=token_label(move.token), gift=gift)
+        if verb == "unrank":
+            return T.gettext("take your token off {gift}", gift=gift)
+        if verb == "gifttrap":
+            return T.gettext("shout GiftTRAP on {gift}", gift=gift)
+        if verb == "givemore":
+            if move.seat is None:
+                return T.gettext("take back your Give More card")
+            return T.gettext("put Give More with your gift for {name}", name=other)
+        if verb == "getmore":
+            if move.seat is None:
+                return T.gettext("take back your Get More card")
+            return T.gettext("put Get More under the gift from {name}", name=other)
+        return {
+            "ready": T.gettext("lock in your choices"),
+            "next": T.gettext("start the next round"),
+            "fill": T.gettext("fill in the choices of everyone not ready"),
+            "reveal": T.gettext("reveal the next gift"),
+        }[verb]
 
     def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
         """Ping people when something is theirs to do: the dealer's pick, then everyone's choosing
@@ -424,19 +679,26 @@ class GiftTrapUI:
         out: list[Announcement] = []
         for event in events:
             if event.kind == "round_start":
-                text = f"you deal round {event.data['round']}: pick a pack with the buttons on the table."
+                text = T.gettext(
+                    "you deal round {round}: pick a pack with the buttons on the table.",
+                    round=event.data["round"],
+                )
                 out.append(Announcement(text, (event.data["dealer"],)))
             elif event.kind == "pack":
-                text = (
-                    f"the gifts for round {event.data['round']} are on the table: choose your gifts "
-                    f"and tokens in **{self.hand_label}** 🎁"
+                text = T.gettext(
+                    "the gifts for round {round} are on the table: choose your gifts "
+                    "and tokens in **{hand}** 🎁",
+                    round=event.data["round"],
+                    hand=self.hand_label,
                 )
                 out.append(Announcement(text, tuple(s.seat for s in table.seats)))
             elif event.kind == "filled":
                 out.append(
                     Announcement(
-                        f"⏰ Time is up for **{table.name(event.data['seat'])}**: the referee filled in "
-                        "the rest of their choices."
+                        T.gettext(
+                            "⏰ Time is up for **{name}**: the referee filled in the rest of their choices.",
+                            name=table.name(event.data["seat"]),
+                        )
                     )
                 )
         return out
@@ -453,15 +715,26 @@ class GiftTrapUI:
         lines = []
         for s in table.seats:
             i = s.seat
-            get, give = view["get_track"][i], view["give_track"][i]
-            moves = f"GET {get} ({signed(moved_get[i])}) · GIVE {give} ({signed(moved_give[i])})"
-            lines.append(f"**{s.name}** — {moves}")
+            lines.append(
+                T.gettext(
+                    "**{name}** — GET {get} ({got}) · GIVE {give} ({gave})",
+                    name=s.name,
+                    get=view["get_track"][i],
+                    got=signed(moved_get[i]),
+                    give=view["give_track"][i],
+                    gave=signed(moved_give[i]),
+                )
+            )
         embed = discord.Embed(
-            title=f"GiftTRAP — round {event.data.get('round', view['round'])} over",
+            title=T.gettext("GiftTRAP — round {round} over", round=event.data.get("round", view["round"])),
             description=fit(lines, 4096, newest_last=False),
             colour=discord.Colour.orange(),
         )
-        embed.set_footer(text=f"Both markers on GIFTED ({view['track_length']}) at a round's end wins.")
+        embed.set_footer(
+            text=T.gettext(
+                "Both markers on GIFTED ({length}) at a round's end wins.", length=view["track_length"]
+            )
+        )
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
@@ -471,20 +744,34 @@ class GiftTrapUI:
         assert result is not None
         self.panels.forget(table.id)
         winners = [table.name(s) for s in result.winners]
-        shared = " share the win" if len(winners) > 1 else " wins"
-        embed = discord.Embed(
-            title=f"GiftTRAP — {', '.join(winners)}{shared}"[:256], colour=discord.Colour.gold()
+        title = T.ngettext(
+            "GiftTRAP — {winners} wins",
+            "GiftTRAP — {winners} share the win",
+            len(winners),
+            winners=", ".join(winners),
         )
+        embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             # The place as a number too: "trophy" or "second place medal" is all a screen reader says.
             medal = {1: "🏆 1.", 2: "🥈 2.", 3: "🥉 3."}.get(p.place, f"{p.place}.")
             lines.append(
-                f"{medal} **{table.name(p.seat)}** — GET {view['get_track'][p.seat]} · "
-                f"GIVE {view['give_track'][p.seat]}"
+                T.gettext(
+                    "{medal} **{name}** — GET {get} · GIVE {give}",
+                    medal=medal,
+                    name=table.name(p.seat),
+                    get=view["get_track"][p.seat],
+                    give=view["give_track"][p.seat],
+                )
             )
-        embed.description = result.summary + "\n\n" + "\n".join(lines)
-        embed.set_footer(text=f"{view['round']} rounds played. Results are on /leaderboard. Rematch below.")
+        embed.description = self.result_text(result) + "\n\n" + "\n".join(lines)
+        embed.set_footer(
+            text=T.ngettext(
+                "{n} round played. Results are on /leaderboard. Rematch below.",
+                "{n} rounds played. Results are on /leaderboard. Rematch below.",
+                view["round"],
+            )
+        )
         return embed
 
     # --- private panel -------------------------------------------------------------------------
@@ -497,20 +784,25 @@ class GiftTrapUI:
 
 class GiftTrapCog(commands.Cog):
     gifttrap = app_commands.Group(
-        name="gifttrap", description="GiftTRAP: secret giving and getting", guild_only=True
+        # Translators: the /gifttrap command's name (lowercase, no spaces).
+        name=locale_str("gifttrap"),
+        description=locale_str("GiftTRAP: secret giving and getting"),
+        guild_only=True,
     )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         bot.referee.register(GiftTrapUI())
 
-    @gifttrap.command(name="new", description="Open a GiftTRAP table in this channel")
+    @gifttrap.command(name=locale_str("new"), description=locale_str("Open a GiftTRAP table in this channel"))
     @app_commands.describe(
-        seats="How many seats (3–8)",
-        track_length="Where GIFTED is on both tracks (5–60, default 20; shorter is a quicker game)",
-        strategy_cards="Play with Give More, Get More and GiftTRAP (default on)",
-        speed="Timers: relaxed, fast or off",
-        thread="Play in a new thread",
+        seats=locale_str("How many seats (3–8)"),
+        track_length=locale_str(
+            "Where GIFTED is on both tracks (5–60, default 20; shorter is a quicker game)"
+        ),
+        strategy_cards=locale_str("Play with Give More, Get More and GiftTRAP (default on)"),
+        speed=locale_str("Timers: relaxed, fast or off"),
+        thread=locale_str("Play in a new thread"),
     )
     async def new(
         self,
@@ -530,9 +822,44 @@ class GiftTrapCog(commands.Cog):
             thread=thread,
         )
 
-    @gifttrap.command(name="rules", description="How to play GiftTRAP, and the house rulings in force")
+    @gifttrap.command(
+        name=locale_str("rules"),
+        description=locale_str("How to play GiftTRAP, and the house rulings in force"),
+    )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
+
+
+# Refusals worded by one sentence (their details are numbers); the others are in GiftTrapUI.refusal.
+REFUSALS: dict[str, str] = {
+    "game_over": N_("The game is over."),
+    "referee_only": N_("Only the referee fills in choices or turns up the next gift."),
+    "nothing_to_fill": N_("There is nothing to fill in now."),
+    "nothing_to_reveal": N_("There is nothing to reveal now."),
+    "not_at_table": N_("That seat is not at this table."),
+    "round_going": N_("The round is still going: the next round starts after the reveal."),
+    "players_only": N_("Only a player can do that."),
+    "not_laid_out": N_("The gifts are not laid out yet: the dealer is picking the pack."),
+    "reveal_begun": N_("The reveal has begun: choices are locked in until the next round."),
+    "round_over": N_("The round is over: choices open again when the next round's gifts are laid out."),
+    "locked_in": N_("You are ready: your choices are locked in for this round."),
+    "no_strategy_cards": N_("Strategy cards are not in play at this table."),
+    "no_token": N_("You have no token on gift {space}."),
+    "pack_picked": N_("The pack for this round is already picked."),
+    "dealer_only": N_("Only the dealer picks the pack this round."),
+    "no_such_pack": N_("Pick pack 1, 2, 3 or 4 ($ to $$$$)."),
+    "no_such_gift": N_("There is no gift {space}: the gifts are numbered 1 to {spaces}."),
+    "give_to_self": N_("You can't give a gift to yourself: give one to each other player."),
+    "no_such_seat": N_("There is no such seat at this table."),
+    "already_giving": N_("You are already giving that player gift {space}."),
+    "gift_given": N_(
+        "You already give gift {space} to another player: you can give each gift only once. "
+        "Give that player a different gift first."
+    ),
+    "gifttrap_used": N_("You have already used your GiftTRAP card: it is once a game."),
+    "no_gifts_out": N_("GiftTRAP goes on a gift on the table: wait for the next round's gifts."),
+    "already_trapped": N_("Gift {space} already has a GiftTRAP card on it."),
+}
 
 
 async def setup(bot: Any) -> None:

@@ -22,36 +22,76 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zaptrap_cards
+from cogs.drawings.zaptrap_words import card_name, set_text, special_name
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.table.words import plural, seat_names
-from rules.base import Event
-from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView, card_name, species_name
+from cogs.texts import N_, Texts, number
+from rules.base import Event, IllegalAction, Result
+from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView
+from rules.zaptrap.cards import BE_FREE, ZIP_ZAP
+from rules.zaptrap.scoring import (
+    BACKFIRES,
+    BONUS,
+    DANGEROUS,
+    FIVE_SET_LINE,
+    ON_NO_SET,
+    ON_SET,
+    WRONG_TARGET_PENALTY,
+    final_result,
+    legacy_line,
+)
 from rules.zaptrap.views import SetView
 
+T = Texts(__name__)
 GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
 GESTURE_COOLDOWN = 3.0
 SPECIAL_EMOJI = {"XZZ": "⚡", "XBF": "🕊️", "XDM": "💣"}
 RECENT_GESTURES = 6
 SPEED_HELP = {
-    "off": "no quick timers (signals close after 3 min, lull deal after 60 s)",
-    "relaxed": "signals 45 s, lull deal after 10 s of quiet",
-    "fast": "signals 25 s, lull deal after 6 s of quiet",
+    "off": N_("no quick timers (signals close after 3 min, lull deal after 60 s)"),
+    "relaxed": N_("signals 45 s, lull deal after 10 s of quiet"),
+    "fast": N_("signals 25 s, lull deal after 6 s of quiet"),
 }
+# Translators: the table speeds, as /zaptrap new offers them.
+SPEED_NAMES = {"off": N_("off"), "relaxed": N_("relaxed"), "fast": N_("fast")}
+# The secret-signal gestures' names.
+GESTURE_NAMES = {
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "think": N_("think"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "wink": N_("wink"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "yawn": N_("yawn"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "shush": N_("shush"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "smirk": N_("smirk"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "cool": N_("cool"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "eyeroll": N_("eyeroll"),
+    # Translators: a secret-signal gesture's name, shown beside its emoji.
+    "sneeze": N_("sneeze"),
+}
+
+
+def gesture_name(gesture: str) -> str:
+    return T.gettext(GESTURE_NAMES[gesture]) if gesture in GESTURE_NAMES else gesture
 
 
 def signal_text(gesture: str | None) -> str:
     """A secret signal as only its owners (and its watcher) ever see it: emoji and name."""
     if gesture is None:
-        return "not chosen yet"
-    return f"{GESTURES[gesture]} {gesture}"
+        return T.gettext("not chosen yet")
+    return f"{GESTURES[gesture]} {gesture_name(gesture)}"
 
 
 def card_label(code: str, view: ZapTrapView) -> str:
@@ -65,7 +105,7 @@ TABLE_FILE = "zaptrap-table.png"
 HAND_FILE = "zaptrap-hand.png"
 # Whether a side has chosen its signal, in words as well as the mark (a screen reader says
 # "check mark button", and the marks differ only a little to a colour-blind eye).
-READY_MARK = {True: "✅ chosen", False: "⏳ choosing"}
+READY_MARK = {True: N_("✅ chosen: {side}"), False: N_("⏳ choosing: {side}")}
 
 
 def table_sketch(view: ZapTrapView) -> Sketch | None:
@@ -107,11 +147,6 @@ def _state(table: Table) -> ZapTrapState:
     return table.state
 
 
-def _names(table: Table, text: str) -> str:
-    """Engine texts say "seat 3" and "seats 1 and 3"; people want names."""
-    return seat_names(table, text)
-
-
 def _units(view: ZapTrapView) -> list[list[int]]:
     """The seats of each side (a team of two, or one player)."""
     sides: list[list[int]] = [[] for _ in range(int(view["units"]))]
@@ -125,15 +160,107 @@ def _side_name(table: Table, view: ZapTrapView, unit: int) -> str:
 
 
 def _set_text(found: SetView | None, view: ZapTrapView) -> str:
-    if found is None:
-        return "no set"
-    count = {4: "four", 5: "five"}.get(int(found["count"]), str(found["count"]))
-    return f"a set of {count} {species_name(int(found['species']), view['preset'], plural=True)}"
+    return set_text(found, view["preset"])
+
+
+def _and(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c" (no comma before the "and", as these texts always had)."""
+    if len(items) == 1:
+        return items[0]
+    # Translators: the end of a list of names: "alice, bob and carol".
+    return T.gettext("{others} and {last}", others=", ".join(items[:-1]), last=items[-1])
+
+
+def _side(table: Table, seats: list[int]) -> str:
+    """A side by its players' names: "alice", or a team "alice & carol"."""
+    return " & ".join(table.name(s) for s in seats)
+
+
+def result_summary(table: Table, result: Result) -> str:
+    """How the game was won (the engine's ``how`` and ``details``), with the seats' names now."""
+    details = result.details
+    if result.how == "team_zap":
+        first, second = (table.name(s) for s in details["seats"])
+        high, low = details["points"]
+        return T.ngettext(
+            "A successful ZAP wins it for {first} and {second} together ({high} and {n} point).",
+            "A successful ZAP wins it for {first} and {second} together ({high} and {n} points).",
+            low,
+            first=first,
+            second=second,
+            high=high,
+        )
+    names = _and([_side(table, seats) for seats in details["sides"]])
+    points = int(details["points"])
+    if result.how == "shared":
+        return T.ngettext(
+            "{names} share the win with {n} point each.",
+            "{names} share the win with {n} points each.",
+            points,
+            names=names,
+        )
+    if result.how == "team":
+        return T.ngettext("{names} win with {n} point.", "{names} win with {n} points.", points, names=names)
+    return T.ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", points, names=names)
+
+
+def score_line(line: str, call: str) -> str:
+    """One line of a call's points (scoring.py's codes; a sentence stored by older code is read
+    back as its code)."""
+    line = legacy_line(line)
+    if line == ON_SET:
+        # Translators: {call} is ZAP or TRAP, the game's calls; a line of a call's points.
+        return T.gettext("{call} on a set +1", call=call)
+    if line == FIVE_SET_LINE:
+        return T.gettext("five-set +1")
+    if line == DANGEROUS:
+        return T.gettext("Dangerous Mission in the target's hand +2")
+    if line == BONUS:
+        card = special_name(ZIP_ZAP if call == "ZAP" else BE_FREE)
+        return T.gettext("{card} in the caller's hand +1", card=card)
+    if line == ON_NO_SET:
+        return T.gettext("{call} on a hand without a set +1", call=call)
+    if line == BACKFIRES:
+        return T.gettext("Dangerous Mission backfires +2")
+    if call == "ZAP":
+        return T.gettext("ZAP on the wrong player: penalty +{points}", points=WRONG_TARGET_PENALTY)
+    return T.gettext(
+        "TRAP on the player whose signal the caller watches: penalty +{points}", points=WRONG_TARGET_PENALTY
+    )
+
+
+# The engine's refusals without parameters, by code (state.py).
+REFUSALS = {
+    "game_over": N_("The game is over."),
+    "not_a_seat": N_("That seat is not at this table."),
+    "referee_closes_signals": N_("Only the referee closes the signal choice when time runs out."),
+    "signals_closed": N_("Secret signals are chosen only before a round starts."),
+    "round_not_over": N_("The next round starts only after this round has ended."),
+    "player_chooses_signal": N_("Only a player chooses a secret signal."),
+    "signal_too_late": N_("You can choose or change your secret signal only before a round starts."),
+    "gesture_not_in_play": N_("Gestures are for while a round is in play."),
+    "round_not_started": N_("The round has not started yet: secret signals are being chosen."),
+    "round_over": N_("The round is over: a call ended it, so swaps and calls are frozen."),
+    "dealer_only": N_("Only the dealer clears the table and deals four new cards."),
+    "player_only": N_("Only a player can do that."),
+    "no_such_seat": N_("There is no such seat at this table."),
+    "zap_partner_only": N_("In the team game you can only ZAP your partner."),
+    "trap_partner": N_("You can't TRAP your own partner: TRAP is for opponents."),
+    "wrong_zap_refused": N_(
+        "This table refuses wrong targets: you can only ZAP the player on your right, whose signal you watch."
+    ),
+    "wrong_trap_refused": N_(
+        "This table refuses wrong targets: you can't TRAP the player on your right, whose signal you watch."
+    ),
+}
 
 
 class ZapTrapUI:
     key = GAME.key
-    hand_label = "My hand & signal"
+
+    @property
+    def hand_label(self) -> str:
+        return T.pgettext("button", "My hand & signal")
 
     @staticmethod
     def version_free(action: str) -> bool:
@@ -158,29 +285,50 @@ class ZapTrapUI:
 
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
-        preset = "Zap or Trap (aliens)" if options.preset == "zaptrap" else "classic Kemps (52 cards)"
+        if options.preset == "zaptrap":
+            preset = T.gettext("Zap or Trap (aliens)")
+        else:
+            preset = T.gettext("classic Kemps (52 cards)")
         lull = table.timer_seconds("lull" if options.lull == "auto" else "lull_fallback")
-        lull_text = f"{lull:g} s of quiet" if lull is not None else "a long quiet time"
-        wrong = "refused" if options.refuse_wrong_targets else "penalised (+2 to everyone else)"
+        if lull is not None:
+            lull_text = T.gettext("{seconds} s of quiet", seconds=number(lull))
+        else:
+            lull_text = T.gettext("a long quiet time")
+        if options.refuse_wrong_targets:
+            wrong = T.gettext("refused")
+        else:
+            wrong = T.gettext("penalised (+{points} to everyone else)", points=WRONG_TARGET_PENALTY)
+        speed = T.gettext(SPEED_NAMES[table.speed]) if table.speed in SPEED_NAMES else table.speed
+        speed_help = T.gettext(SPEED_HELP[table.speed]) if table.speed in SPEED_HELP else ""
         return [
-            f"Deck: {preset}, hands of {options.hand_size}",
-            f"Target: first to {plural(options.target, 'point')}",
-            f"Lull: the referee deals four new cards after {lull_text}",
-            f"Wrong targets with 3 or 5 players: {wrong}",
-            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
+            T.gettext("Deck: {preset}, hands of {size}", preset=preset, size=options.hand_size),
+            T.ngettext("Target: first to {n} point", "Target: first to {n} points", options.target),
+            T.gettext("Lull: the referee deals four new cards after {quiet}", quiet=lull_text),
+            T.gettext("Wrong targets with 3 or 5 players: {how}", how=wrong),
+            T.gettext("Speed: {speed} — {help}", speed=speed, help=speed_help),
         ]
 
     def lobby_lines(self, table: Table) -> list[str]:
         """How the seats pair up if the game starts with every seat filled."""
         seats = table.max_seats
-        names = [s.name for s in table.seats] + ["*open seat*"] * (seats - len(table.seats))
+        names = [s.name for s in table.seats] + [T.gettext("*open seat*")] * (seats - len(table.seats))
         if seats in (4, 6):
             half = seats // 2
-            lines = [f"Team {u + 1}: **{names[u]}** & **{names[u + half]}**" for u in range(half)]
-            lines.append("Partners sit opposite; the host can rearrange them with **Arrange seats**.")
+            lines = [
+                T.gettext(
+                    "Team {number}: **{first}** & **{second}**",
+                    number=u + 1,
+                    first=names[u],
+                    second=names[u + half],
+                )
+                for u in range(half)
+            ]
+            lines.append(
+                T.gettext("Partners sit opposite; the host can rearrange them with **Arrange seats**.")
+            )
             return lines
         ring = " → ".join(names + names[:1])
-        return [f"Everyone for themselves; each player signals to the next: {ring}"]
+        return [T.gettext("Everyone for themselves; each player signals to the next: {ring}", ring=ring)]
 
     # --- the public table -----------------------------------------------------------------------
 
@@ -188,53 +336,83 @@ class ZapTrapUI:
         state = _state(table)
         view = state.view(None)
         phase = view["phase"]
-        title = f"Zap or Trap — round {view['round']}" + (" — game over" if phase == "over" else "")
+        if phase == "over":
+            title = T.gettext("Zap or Trap — round {round} — game over", round=view["round"])
+        else:
+            title = T.gettext("Zap or Trap — round {round}", round=view["round"])
         embed = discord.Embed(
             title=title, colour=discord.Colour.dark_grey() if phase == "over" else discord.Colour.teal()
         )
         dealer = table.name(view["dealer"])
         if phase == "signals":
             ready = [
-                f"{READY_MARK[bool(done)]}: {_side_name(table, view, u)}"
+                T.gettext(READY_MARK[bool(done)], side=_side_name(table, view, u))
                 for u, done in enumerate(view["signals_ready"])
             ]
-            who = "Each team" if view["team_game"] else "Each player"
-            embed.description = (
-                f"{who} is choosing a secret signal — press **{self.hand_label}**. "
-                f"**{dealer}** deals.\n" + "\n".join(ready)
-            )
+            if view["team_game"]:
+                who = T.gettext(
+                    "Each team is choosing a secret signal — press **{button}**. **{dealer}** deals.",
+                    button=self.hand_label,
+                    dealer=dealer,
+                )
+            else:
+                who = T.gettext(
+                    "Each player is choosing a secret signal — press **{button}**. **{dealer}** deals.",
+                    button=self.hand_label,
+                    dealer=dealer,
+                )
+            embed.description = who + "\n" + "\n".join(ready)
         elif phase == "play":
             cards = " · ".join(f"**{card_label(c, view)}**" for c in view["table"])
             embed.description = (
-                f"On the table: {cards}\n"
-                f"Dealer: **{dealer}** · swap from your panel; gestures below are public."
+                T.gettext("On the table: {cards}", cards=cards)
+                + "\n"
+                + T.gettext(
+                    "Dealer: **{dealer}** · swap from your panel; gestures below are public.", dealer=dealer
+                )
             )
         elif phase == "between":
-            embed.description = self._between_text(table, view) + "\nThe next round starts shortly."
+            embed.description = (
+                self._between_text(table, view) + "\n" + T.gettext("The next round starts shortly.")
+            )
         else:
             result = state.result()
-            summary = _names(table, result.summary) if result is not None else ""
-            embed.description = f"The game is over. {summary}".strip()
+            if result is not None:
+                embed.description = T.gettext(
+                    "The game is over. {summary}", summary=result_summary(table, result)
+                )
+            else:
+                embed.description = T.gettext("The game is over.")
         scores = "\n".join(
             f"**{_side_name(table, view, u)}** — {score}" for u, score in enumerate(view["scores"])
         )
-        embed.add_field(name=f"Scores (first to {view['target']})", value=scores[:1024], inline=False)
+        embed.add_field(
+            name=T.gettext("Scores (first to {target})", target=view["target"]),
+            value=scores[:1024],
+            inline=False,
+        )
         if view["gestures"]:
             recent = " · ".join(
                 f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
                 for g in view["gestures"][-RECENT_GESTURES:]
             )
-            embed.add_field(name="Recent gestures", value=recent[:1024], inline=False)
-        embed.set_footer(text=f"Deck {view['deck_count']} · discards {view['discard_count']}")
+            embed.add_field(name=T.gettext("Recent gestures"), value=recent[:1024], inline=False)
+        embed.set_footer(
+            text=T.gettext(
+                "Deck {deck} · discards {discards}", deck=view["deck_count"], discards=view["discard_count"]
+            )
+        )
         return embed
 
     def _between_text(self, table: Table, view: ZapTrapView) -> str:
         call = view["call"]
         if view["void"] or call is None:
-            return f"Round {view['round']} was void: nobody scores."
-        return (
-            f"**{table.name(call['caller'])}** called {call['call']} on **{table.name(call['target'])}** "
-            "— the reveal is posted below."
+            return T.gettext("Round {round} was void: nobody scores.", round=view["round"])
+        return T.gettext(
+            "**{caller}** called {call} on **{target}** — the reveal is posted below.",
+            caller=table.name(call["caller"]),
+            call=call["call"],
+            target=table.name(call["target"]),
         )
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
@@ -246,7 +424,11 @@ class ZapTrapUI:
                 for i, (gid, emoji) in enumerate(GESTURES.items())
             ]
         if phase == "between":
-            return [TableButton(table.id, "act", "next", label="Next round", emoji="▶️", row=1)]
+            return [
+                TableButton(
+                    table.id, "act", "next", label=T.pgettext("button", "Next round"), emoji="▶️", row=1
+                )
+            ]
         return []
 
     def table_sketches(self, table: Table) -> list[Sketch]:
@@ -278,7 +460,10 @@ class ZapTrapUI:
 
     def waiting_text(self, table: Table) -> str | None:
         if _state(table).view(None)["phase"] == "between":
-            return "anyone may press **Next round**; otherwise it starts shortly"
+            return T.gettext(
+                "anyone may press **{button}**; otherwise it starts shortly",
+                button=T.pgettext("button", "Next round"),
+            )
         return None
 
     def public_cooldown(self, action: str) -> float | None:
@@ -296,87 +481,143 @@ class ZapTrapUI:
         nav = self._remembered(table, seat, view, nav)
         if phase == "signals":
             embed = discord.Embed(
-                title=f"Round {view['round']} — choose your secret signal", colour=discord.Colour.purple()
+                title=T.gettext("Round {round} — choose your secret signal", round=view["round"]),
+                colour=discord.Colour.purple(),
             )
         else:
-            embed = discord.Embed(title=f"Your hand — round {view['round']}", colour=discord.Colour.green())
+            embed = discord.Embed(
+                title=T.gettext("Your hand — round {round}", round=view["round"]),
+                colour=discord.Colour.green(),
+            )
         lines = self._signal_lines(table, view)
         if phase == "play":
             lines += self._play_lines(table, view, nav)
         elif phase == "between":
             lines.append(self._between_text(table, view))
         elif phase == "over":
-            lines.append("The game is over.")
+            lines.append(T.gettext("The game is over."))
         if note:
             lines.append(f"\n⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
         score = view["scores"][view["unit"]]
         embed.set_footer(
-            text=f"Your side's score: {score} of {view['target']} · dealer {table.plain_name(view['dealer'])}"
+            text=T.gettext(
+                "Your side's score: {score} of {target} · dealer {dealer}",
+                score=score,
+                target=view["target"],
+                dealer=table.plain_name(view["dealer"]),
+            )
         )
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         if phase == "signals":
             options = [
-                discord.SelectOption(label=gid, value=gid, emoji=emoji, default=gid == view["my_signal"])
+                discord.SelectOption(
+                    label=gesture_name(gid), value=gid, emoji=emoji, default=gid == view["my_signal"]
+                )
                 for gid, emoji in GESTURES.items()
                 if f"signal-{gid}" in legal
             ]
             if options:
                 items.append(
                     ActionSelect(
-                        table.id, v, "signal-", options, placeholder="Choose your secret signal", row=0
+                        table.id,
+                        v,
+                        "signal-",
+                        options,
+                        placeholder=T.gettext("Choose your secret signal"),
+                        row=0,
                     )
                 )
         elif phase == "play":
             items += self._play_items(table, view, legal, nav)
-        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        items.append(
+            ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
+        )
         return embed, items
 
     def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
         mine, watched = view["my_signal"], view["watch_signal"]
         if view["team_game"]:
             partner = table.name(view["partner"])
-            lines = [f"Your team's secret signal (you and **{partner}**): **{signal_text(mine)}**"]
+            lines = [
+                T.gettext(
+                    "Your team's secret signal (you and **{partner}**): **{signal}**",
+                    partner=partner,
+                    signal=signal_text(mine),
+                )
+            ]
             if mine is not None:
-                lines.append(f"Make it when you hold a set; ZAP **{partner}** when they make it.")
+                lines.append(
+                    T.gettext(
+                        "Make it when you hold a set; ZAP **{partner}** when they make it.", partner=partner
+                    )
+                )
         else:
             to = table.name(view["signal_to"])
             lines = [
-                f"Your secret signal: **{signal_text(mine)}** — **{to}** (on your left) watches for it.",
-                f"You watch **{table.name(view['watch_seat'])}** (on your right): "
-                f"their signal is **{signal_text(watched)}**.",
+                T.gettext(
+                    "Your secret signal: **{signal}** — **{name}** (on your left) watches for it.",
+                    signal=signal_text(mine),
+                    name=to,
+                ),
+                T.gettext(
+                    "You watch **{name}** (on your right): their signal is **{signal}**.",
+                    name=table.name(view["watch_seat"]),
+                    signal=signal_text(watched),
+                ),
             ]
         if view["phase"] == "signals" and mine is None and view["last_signal"] is not None:
-            lines.append(f"Last round's was {signal_text(view['last_signal'])}; it stays if time runs out.")
+            lines.append(
+                T.gettext(
+                    "Last round's was {signal}; it stays if time runs out.",
+                    signal=signal_text(view["last_signal"]),
+                )
+            )
         return lines
 
     def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
-        lines = ["On the table: " + " · ".join(f"**{card_label(c, view)}**" for c in view["table"])]
-        lines.append("Your hand: " + " · ".join(card_label(c, view) for c in view["hand"]))
+        cards = " · ".join(f"**{card_label(c, view)}**" for c in view["table"])
+        lines = [T.gettext("On the table: {cards}", cards=cards)]
+        lines.append(
+            T.gettext("Your hand: {cards}", cards=" · ".join(card_label(c, view) for c in view["hand"]))
+        )
         found = view["best_set"]
         if found is None:
-            lines.append("No set yet: swap toward four matching cards.")
+            lines.append(T.gettext("No set yet: swap toward four matching cards."))
         else:
             cards = ", ".join(card_label(c, view) for c in found["cards"])
-            lines.append(f"✅ You hold {_set_text(found, view)} ({cards}).")
+            lines.append(T.gettext("✅ You hold {set} ({cards}).", set=_set_text(found, view), cards=cards))
         if view["gestures"]:
-            lines.append(
-                "Recent gestures: "
-                + " · ".join(
-                    f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                    for g in view["gestures"][-RECENT_GESTURES:]
-                )
+            recent = " · ".join(
+                f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
+                for g in view["gestures"][-RECENT_GESTURES:]
             )
+            lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
         picked = self._picked(view, nav)
         if picked is not None:
             where, code = picked
             if where == "g":
-                lines.append(f"Giving your **{card_label(code, view)}**: now press the table card to take.")
+                lines.append(
+                    T.gettext(
+                        "Giving your **{card}**: now press the table card to take.",
+                        card=card_label(code, view),
+                    )
+                )
             else:
-                lines.append(f"Taking the **{card_label(code, view)}**: now press the card you give for it.")
+                lines.append(
+                    T.gettext(
+                        "Taking the **{card}**: now press the card you give for it.",
+                        card=card_label(code, view),
+                    )
+                )
         if view["can_deal"]:
-            lines.append("You're the dealer: **Deal** clears the table and deals four new cards.")
+            lines.append(
+                T.gettext(
+                    "You're the dealer: **{button}** clears the table and deals four new cards.",
+                    button=T.pgettext("button", "Deal"),
+                )
+            )
         return lines
 
     def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
@@ -421,7 +662,7 @@ class ZapTrapUI:
                         table.id,
                         v,
                         action,
-                        label=f"Give {label}"[:80],
+                        label=T.pgettext("button", "Give {card}", card=label)[:80],
                         style=discord.ButtonStyle.success,
                         disabled=action not in legal,
                         row=row,
@@ -447,7 +688,7 @@ class ZapTrapUI:
                         table.id,
                         v,
                         action,
-                        label=f"Take {label}",
+                        label=T.pgettext("button", "Take {card}", card=label),
                         style=discord.ButtonStyle.success,
                         disabled=action not in legal,
                         row=2,
@@ -460,12 +701,22 @@ class ZapTrapUI:
                     ActionButton(table.id, v, f"nav-t{code}", label=f"🂠 {label}", style=style, row=2)
                 )
         if picked is not None:
-            items.append(ActionButton(table.id, v, "nav-none", label="Cancel swap", emoji="↩️", row=2))
+            items.append(
+                ActionButton(
+                    table.id, v, "nav-none", label=T.pgettext("button", "Cancel swap"), emoji="↩️", row=2
+                )
+            )
         items += self._call_items(table, view, legal, nav)
         if "deal" in legal:
             items.append(
                 ActionButton(
-                    table.id, v, "deal", label="Deal", emoji="🃏", style=discord.ButtonStyle.primary, row=4
+                    table.id,
+                    v,
+                    "deal",
+                    label=T.pgettext("button", "Deal"),
+                    emoji="🃏",
+                    style=discord.ButtonStyle.primary,
+                    row=4,
                 )
             )
         return items
@@ -489,11 +740,20 @@ class ZapTrapUI:
             call, target = action.split("-")
             name = table.plain_name(int(target))
             if nav == "calls":
-                why = "not whose signal you watch" if call == "ZAP" else "whose signal you watch"
-                label = f"{call} {name} ({why})"
+                if call == "ZAP":
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
+                    label = T.pgettext("button", "ZAP {name} (not whose signal you watch)", name=name)
+                else:
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
+                    label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
                 row = 2 + i // 5
             else:
-                label = f"{call} {name}"
+                if call == "ZAP":
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
+                    label = T.pgettext("button", "ZAP {name}", name=name)
+                else:
+                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
+                    label = T.pgettext("button", "TRAP {name}", name=name)
                 row = 3
             style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
             emoji = "⚡" if call == "ZAP" else "🪤"
@@ -501,9 +761,13 @@ class ZapTrapUI:
                 ActionButton(table.id, v, action, label=label[:80], emoji=emoji, style=style, row=row)
             )
         if extra and nav != "calls":
-            items.append(ActionButton(table.id, v, "nav-calls", label="Other calls…", row=4))
+            items.append(
+                ActionButton(table.id, v, "nav-calls", label=T.pgettext("button", "Other calls…"), row=4)
+            )
         elif nav == "calls":
-            items.append(ActionButton(table.id, v, "nav-none", label="Back", emoji="↩️", row=4))
+            items.append(
+                ActionButton(table.id, v, "nav-none", label=T.pgettext("button", "Back"), emoji="↩️", row=4)
+            )
         return items
 
     # --- events and summaries -------------------------------------------------------------------
@@ -513,22 +777,183 @@ class ZapTrapUI:
             if event.kind == "swap" and event.seat is not None:
                 self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
 
+    def _cards(self, table: Table, codes: list[str]) -> str:
+        """Face-up cards as an event names them: "Glorp; Zibble; Dangerous Mission; Mookah"."""
+        view = _state(table).view(None)
+        return "; ".join(card_name(c, view["preset"], int(view["species"])) for c in codes)
+
     def event_line(self, table: Table, event: Event) -> str:
-        if event.kind == "gesture" and event.seat is not None:
-            return f"**{table.name(event.seat)}**: {event.data.get('emoji', '')}"
-        if event.kind == "call" and event.seat is not None:
-            data = event.data
-            each = " each" if len(data["scorers"]) > 1 else ""
-            view = _state(table).view(None) if table.state is not None else None
-            to = ", ".join(_side_name(table, view, u) for u in data["scorers"]) if view else ""
-            return (
-                f"**{table.name(event.seat)}** called {data['call']} on **{table.name(data['target'])}**: "
-                f"{plural(data['value'], 'point')}{each} to {to}."
+        """An engine event (data: state.py's docstring) in words, with the seats' names now.
+        What an event stored by older code lacks (the table size, the target, the team game, the
+        hand size) is the same for the whole game: the view says it."""
+        kind, seat, data = event.kind, event.seat, event.data
+        view = _state(table).view(None)
+        name = table.name(seat) if seat is not None else ""
+        team_game = bool(data.get("team_game", view["team_game"]))
+        if kind == "gesture" and seat is not None:
+            return f"**{name}**: {data.get('emoji', '')}"
+        if kind == "call" and seat is not None:
+            to = ", ".join(_side_name(table, view, u) for u in data["scorers"])
+            if len(data["scorers"]) > 1:
+                return T.ngettext(
+                    "**{caller}** called {call} on **{target}**: {n} point each to {sides}.",
+                    "**{caller}** called {call} on **{target}**: {n} points each to {sides}.",
+                    int(data["value"]),
+                    caller=name,
+                    call=data["call"],
+                    target=table.name(data["target"]),
+                    sides=to,
+                )
+            return T.ngettext(
+                "**{caller}** called {call} on **{target}**: {n} point to {sides}.",
+                "**{caller}** called {call} on **{target}**: {n} points to {sides}.",
+                int(data["value"]),
+                caller=name,
+                call=data["call"],
+                target=table.name(data["target"]),
+                sides=to,
             )
-        text = _names(table, event.text)
-        if event.seat is not None:
-            return f"**{table.name(event.seat)}** {text}"
-        return text
+        if kind == "swap" and seat is not None:
+            view_cards = view["preset"], int(view["species"])
+            return T.gettext(
+                "**{name}** swapped a {gave} for the {took}.",
+                name=name,
+                gave=card_name(data["gave"], *view_cards),
+                took=card_name(data["took"], *view_cards),
+            )
+        if kind == "game_start":
+            players = int(data.get("players", view["players"]))
+            target = int(data.get("target", view["target"]))
+            if team_game:
+                return T.ngettext(
+                    "Zap or Trap for {players}: teams of two, partners opposite; first to {n} point wins.",
+                    "Zap or Trap for {players}: teams of two, partners opposite; first to {n} points wins.",
+                    target,
+                    players=players,
+                )
+            return T.ngettext(
+                "Zap or Trap for {players}: everyone for themselves; first to {n} point wins.",
+                "Zap or Trap for {players}: everyone for themselves; first to {n} points wins.",
+                target,
+                players=players,
+            )
+        if kind == "signals_open":
+            dealer = table.name(data["dealer"])
+            if team_game:
+                return T.gettext(
+                    "Round {round}: each team chooses its secret signal. {dealer} deals.",
+                    round=data["round"],
+                    dealer=dealer,
+                )
+            return T.gettext(
+                "Round {round}: each player chooses their secret signal. {dealer} deals.",
+                round=data["round"],
+                dealer=dealer,
+            )
+        if kind == "signal_chosen" and seat is not None:
+            if team_game:
+                return T.gettext("**{name}** has chosen their team's secret signal.", name=name)
+            return T.gettext("**{name}** has chosen their secret signal.", name=name)
+        if kind == "signals_default":
+            if team_game:
+                return T.gettext(
+                    "Time is up: every team still choosing keeps last round's secret signal "
+                    "(or gets a random one in the first round)."
+                )
+            return T.gettext(
+                "Time is up: every player still choosing keeps last round's secret signal "
+                "(or gets a random one in the first round)."
+            )
+        if kind == "deal":
+            size = int(data.get("hand_size", view["hand_size"]))
+            return T.ngettext(
+                "Round {round} is dealt: {n} card each, and on the table {cards}. Go!",
+                "Round {round} is dealt: {n} cards each, and on the table {cards}. Go!",
+                size,
+                round=data["round"],
+                cards=self._cards(table, data["table"]),
+            )
+        if kind == "lull_deal":
+            cards = self._cards(table, data["table"])
+            if seat is not None:
+                if data.get("reshuffled"):
+                    return T.gettext(
+                        "**{name}** cleared the table and dealt {cards} "
+                        "(the discards were shuffled into a new deck). Go!",
+                        name=name,
+                        cards=cards,
+                    )
+                return T.gettext(
+                    "**{name}** cleared the table and dealt {cards}. Go!", name=name, cards=cards
+                )
+            if data.get("reshuffled"):
+                return T.gettext(
+                    "The table is cleared after a lull: {cards} "
+                    "(the discards were shuffled into a new deck). Go!",
+                    cards=cards,
+                )
+            return T.gettext("The table is cleared after a lull: {cards}. Go!", cards=cards)
+        if kind == "void_round":
+            return T.gettext(
+                "The deck cannot supply four new cards: round {round} is void and nobody scores. "
+                "The next dealer deals a new round.",
+                round=data["round"],
+            )
+        if kind == "round_over":
+            scores = ", ".join(
+                f"{_side_name(table, view, u)}: {score}" for u, score in enumerate(data["scores"])
+            )
+            return T.gettext("Round {round} is over. Scores: {scores}.", round=data["round"], scores=scores)
+        if kind == "game_over":
+            result = final_result(
+                list(view["team_of"]),
+                list(data["scores"]),
+                list(data["winners"]),
+                bool(data["team_win"]),
+                team_game,
+            )
+            summary = result_summary(table, result)
+            return T.gettext("The game is over. {summary} The secret signals are revealed.", summary=summary)
+        return kind  # text: an event this cog does not know (a newer engine): its kind, as data
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """An engine refusal (its code and parameters) in words."""
+        code, params = error.code, error.params
+        if "card" in params:
+            view = _state(table).view(None)
+            card = params["card"]
+            name = card_name(card, view["preset"], int(view["species"]))
+            if code == "not_in_hand":
+                return T.gettext("You don't hold a {name} ({code}).", name=name, code=card)
+            if code == "already_in_hand":
+                return T.gettext("The {name} ({code}) is already in your hand.", name=name, code=card)
+            if code == "cleared":
+                return T.gettext("The {name} ({code}) was cleared off the table.", name=name, code=card)
+            if code == "taken":
+                return T.gettext("Another player took the {name} ({code}) first.", name=name, code=card)
+            if code == "not_on_table":
+                return T.gettext("The {name} ({code}) is not on the table.", name=name, code=card)
+        if code == "unknown_gesture":
+            return T.gettext(
+                "'{gesture}' is not one of the gestures: choose from {gestures}.",
+                gesture=params.get("gesture", ""),
+                gestures=", ".join(GESTURES),
+            )
+        if code == "bad_call":
+            return T.gettext(
+                "Write a call as '{call}-' and a seat number, such as '{call}-2'.",
+                call=params.get("call", ""),
+            )
+        if code == "unknown_action":
+            return T.gettext(
+                "'{action}' is not a Zap or Trap action: swap with 'S3a-7c', gesture with 'gesture-wink', "
+                "or call with 'ZAP-2' or 'TRAP-2'.",
+                action=params.get("action", ""),
+            )
+        if code == "call_on_self":
+            return T.gettext("You can't call {call} on yourself.", call=params.get("call", ""))
+        sentence = REFUSALS.get(code)
+        return T.gettext(sentence) if sentence is not None else code
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
         view = _state(table).view(None)
@@ -538,21 +963,44 @@ class ZapTrapUI:
         caller, target = table.name(call["caller"]), table.name(call["target"])
         number = event.data.get("round", view["round"])
         embed = discord.Embed(
-            title=f"Round {number}: {caller} calls {call['call']} on {target}!"[:256],
+            title=T.gettext(
+                "Round {round}: {caller} calls {call} on {target}!",
+                round=number,
+                caller=caller,
+                call=call["call"],
+                target=target,
+            )[:256],
             colour=discord.Colour.red() if call["call"] == "ZAP" else discord.Colour.blue(),
         )
         hand = " · ".join(card_label(c, view) for c in call["hand"])
-        lines = [f"**{target}** shows: {hand}", f"That is {_set_text(call['set'], view)}.", ""]
-        lines += [f"• {line}" for line in call["lines"]]
-        each = " each" if len(call["scorers"]) > 1 else ""
+        lines = [
+            T.gettext("**{name}** shows: {cards}", name=target, cards=hand),
+            T.gettext("That is {set}.", set=_set_text(call["set"], view)),
+            "",
+        ]
+        lines += [f"• {score_line(line, call['call'])}" for line in call["lines"]]
         to = ", ".join(f"**{_side_name(table, view, u)}**" for u in call["scorers"])
-        lines.append(f"= **{plural(call['value'], 'point')}**{each} to {to}")
+        if len(call["scorers"]) > 1:
+            lines.append(
+                T.ngettext(
+                    "= **{n} point** each to {sides}",
+                    "= **{n} points** each to {sides}",
+                    call["value"],
+                    sides=to,
+                )
+            )
+        else:
+            lines.append(
+                T.ngettext(
+                    "= **{n} point** to {sides}", "= **{n} points** to {sides}", call["value"], sides=to
+                )
+            )
         embed.description = "\n".join(lines)[:4096]
         scores = "\n".join(
             f"{_side_name(table, view, u)}: +{points} → {view['scores'][u]}"
             for u, points in enumerate(call["points"])
         )
-        embed.add_field(name="Scores", value=scores[:1024], inline=False)
+        embed.add_field(name=T.gettext("Scores"), value=scores[:1024], inline=False)
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
@@ -562,12 +1010,17 @@ class ZapTrapUI:
         assert result is not None
         for key in [k for k in self._picks if k[0] == table.id]:
             del self._picks[key]
-        embed = discord.Embed(title="Zap or Trap — final results", colour=discord.Colour.gold())
+        embed = discord.Embed(title=T.gettext("Zap or Trap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
-            lines.append(f"{medal} **{table.name(p.seat)}** — {plural(p.points, 'point')}")
-        lines += ["", _names(table, result.summary)]
+            lines.append(
+                T.ngettext(
+                    "{medal} **{name}** — {n} point", "{medal} **{name}** — {n} points", p.points,
+                    medal=medal, name=table.name(p.seat),
+                )
+            )  # fmt: skip
+        lines += ["", result_summary(table, result)]
         embed.description = "\n".join(lines)
         reveal = []
         for entry in view.get("signal_history", []):
@@ -575,14 +1028,16 @@ class ZapTrapUI:
                 f"{_side_name(table, view, u)} {signal_text(g) if g else '—'}"
                 for u, g in enumerate(entry["signals"])
             )
-            reveal.append(f"Round {entry['round']}: {sides}")
+            reveal.append(T.gettext("Round {round}: {sides}", round=entry["round"], sides=sides))
         if reveal:
             text = "\n".join(reveal)
             if len(text) > 1024:
                 text = "…\n" + text[-1000:]
-            embed.add_field(name="The secret signals, revealed", value=text, inline=False)
+            embed.add_field(name=T.gettext("The secret signals, revealed"), value=text, inline=False)
         winners = ", ".join(table.plain_name(s) for s in result.winners)
-        embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")
+        embed.set_footer(
+            text=T.gettext("Winner: {names}. Results are on /leaderboard. Rematch below.", names=winners)
+        )
         return embed
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
@@ -599,24 +1054,44 @@ class ZapTrapUI:
         return rows
 
 
+def _command_text(text: str) -> locale_str:
+    """A slash command's name or description, translated by the bot's Translator from this
+    game's catalog."""
+    return locale_str(text, domain=T.domain)
+
+
 class ZapTrapCog(commands.Cog):
     zaptrap = app_commands.Group(
-        name="zaptrap", description="Zap or Trap: sets, secret signals and calls", guild_only=True
+        name=_command_text(N_("zaptrap")),
+        description=_command_text(N_("Zap or Trap: sets, secret signals and calls")),
+        guild_only=True,
     )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         bot.referee.register(ZapTrapUI())
 
-    @zaptrap.command(name="new", description="Open a Zap or Trap table in this channel")
+    @zaptrap.command(
+        name=_command_text(N_("new")),
+        description=_command_text(N_("Open a Zap or Trap table in this channel")),
+    )
+    @app_commands.rename(
+        seats=_command_text(N_("seats")),
+        preset=_command_text(N_("preset")),
+        lull=_command_text(N_("lull")),
+        speed=_command_text(N_("speed")),
+        thread=_command_text(N_("thread")),
+        target=_command_text(N_("target")),
+        wrong_targets=_command_text(N_("wrong_targets")),
+    )
     @app_commands.describe(
-        seats="How many seats (3–6; with 4 or 6, partners sit opposite)",
-        preset="zaptrap: the alien deck; kemps: classic Kemps with 52 cards",
-        lull="Seconds of quiet before the referee deals four new cards (default by speed)",
-        speed="Timers: off, relaxed or fast",
-        thread="Play in a new thread",
-        target="Points to win (default 7)",
-        wrong_targets="3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them",
+        seats=_command_text(N_("How many seats (3–6; with 4 or 6, partners sit opposite)")),
+        preset=_command_text(N_("zaptrap: the alien deck; kemps: classic Kemps with 52 cards")),
+        lull=_command_text(N_("Seconds of quiet before the referee deals four new cards (default by speed)")),
+        speed=_command_text(N_("Timers: off, relaxed or fast")),
+        thread=_command_text(N_("Play in a new thread")),
+        target=_command_text(N_("Points to win (default 7)")),
+        wrong_targets=_command_text(N_("3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them")),
     )
     async def new(
         self,
@@ -639,7 +1114,10 @@ class ZapTrapCog(commands.Cog):
             timers={"lull": float(lull)} if lull is not None else None,
         )
 
-    @zaptrap.command(name="rules", description="How to play Zap or Trap, and the house rulings in force")
+    @zaptrap.command(
+        name=_command_text(N_("rules")),
+        description=_command_text(N_("How to play Zap or Trap, and the house rulings in force")),
+    )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
 

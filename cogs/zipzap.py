@@ -2,7 +2,8 @@
 
 Only drawing and commands live here; every rule is in rules/zipzap.py and every table mechanic in
 cogs/table/referee.py. Everything drawn comes from engine views: the table from the spectator view,
-a panel from that seat's own view.
+a panel from that seat's own view. Every word comes from the zipzap catalog (cogs.texts), in the
+language being drawn: the engine's events and refusals are data, worded here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zipzap_cards
@@ -20,18 +22,20 @@ from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.table.words import plural, seat_names
-from rules.base import Event
-from rules.zipzap import ZipZap, ZipZapState, card_name
+from cogs.texts import N_, Texts, join
+from rules.base import Event, IllegalAction
+from rules.zipzap import MAX_NUMBER, WILD, ZipZap, ZipZapState, number_of, parse_play, suit_of
 from rules.zipzap.cards import is_zap
 
+T = Texts(__name__)
 GAME = ZipZap()
 SUIT_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", "W": "🌈", "Z": "⚡"}
 SPEED_HELP = {
-    "off": "no idle or round timers (stalls still end after a minute)",
-    "relaxed": "stall 15 s, idle leader 30 s",
-    "fast": "stall 8 s, idle leader 15 s",
+    "off": N_("no idle or round timers (stalls still end after a minute)"),
+    "relaxed": N_("stall 15 s, idle leader 30 s"),
+    "fast": N_("stall 8 s, idle leader 15 s"),
 }
+card_name = zipzap_cards.card_name
 
 
 def card_label(code: str) -> str:
@@ -39,7 +43,8 @@ def card_label(code: str) -> str:
     card's meaning (as on its picture): a colour square alone means nothing to a screen reader or
     to a colour-blind player."""
     if is_zap(code):
-        return "⚡ ZAP"
+        # Translators: the word printed on each player's Zap card, shown on its button.
+        return "⚡ " + T.pgettext("card", "ZAP")
     return f"{SUIT_EMOJI[code[0]]} {code}"
 
 
@@ -63,7 +68,191 @@ def _state(table: Table) -> ZipZapState:
 
 
 def _seat_name(table: Table, seat: int | None) -> str:
-    return table.name(seat) if seat is not None else "nobody"
+    return table.name(seat) if seat is not None else T.pgettext("seat", "nobody")
+
+
+def action_name(action: str) -> str:
+    """A player-readable name for an action ("play the red 4 and Zap"), in the language being drawn."""
+    fixed = {
+        "Z": T.pgettext("action", "Zap"),
+        "stall": T.pgettext("action", "call a stall"),
+        "idle": T.pgettext("action", "play for the idle leader"),
+        "deal": T.pgettext("action", "deal the next round"),
+    }
+    if action in fixed:
+        return fixed[action]
+    try:
+        card, zap = parse_play(action)
+    except IllegalAction:
+        return action
+    assert card is not None
+    if zap:
+        return T.pgettext("action", "play the {card} and Zap", card=card_name(card))
+    return T.pgettext("action", "play the {card}", card=card_name(card))
+
+
+def refusal_text(code: str, params: dict[str, Any]) -> str:
+    """An engine refusal (rules/zipzap/state.py: a code and its card codes) in words."""
+    card = card_name(params["card"]) if "card" in params else ""
+    top = card_name(params["top"]) if "top" in params else ""
+    if code == "does_not_follow":
+        return _does_not_follow(params["card"], params["top"])
+    texts = {
+        "game_over": lambda: T.gettext("The game is over."),
+        "round_in_play": lambda: T.gettext("The round is still being played; the next deal comes after it."),
+        "round_over": lambda: T.gettext("The round is over: deal the next round first."),
+        "referee_only": lambda: T.gettext("Only the referee calls a stall or plays for an idle leader."),
+        "no_open_run": lambda: T.gettext("There is no open run to stall: a player has control."),
+        "no_idle_leader": lambda: T.gettext("Nobody has control, so nobody is an idle leader."),
+        "players_only": lambda: T.gettext("Only a player can play a card."),
+        "no_such_seat": lambda: T.gettext("That seat is not at this table."),
+        "beaten_to_control": lambda: T.gettext(
+            "Another player got the {top} down first and has control now.", top=top
+        ),
+        "not_in_control": lambda: T.gettext(
+            "Another player has control: only the player in control may lead now."
+        ),
+        "card_not_held": lambda: T.gettext("You don't hold the {card}.", card=card),
+        "beaten_to_it": lambda: T.gettext(
+            "Another player got the {top} down first, and the {card} doesn't follow it.", top=top, card=card
+        ),
+        "zap_used": lambda: T.gettext("You have already used your Zap this round."),
+        "no_zap": lambda: T.gettext("You don't hold your Zap card."),
+        "zap_not_a_lead": lambda: T.gettext(
+            "You lead now, but the top card is not a number card of yours: lead a card (with "
+            "Play and Zap if you like), or lead your Zap as your last card."
+        ),
+        "zap_too_late": lambda: T.gettext(
+            "You can only Zap right after your own number card, while it is still on top."
+        ),
+        # Translators: 'Z' and 'R4+Z' are the game's notation for actions; keep them as they are.
+        "zap_notation": lambda: T.gettext(
+            "Write your Zap as 'Z' (or 'R4+Z' to play a card and Zap at once)."
+        ),
+        "not_an_action": lambda: T.gettext(
+            "'{action}' is not a Zip Zap action: play a card such as 'R4', 'R4+Z' or 'Z'.",
+            action=params.get("action", ""),
+        ),
+    }
+    make = texts.get(code)
+    return make() if make is not None else code
+
+
+def _does_not_follow(code: str, top_code: str) -> str:
+    """Why a card does not follow the top card, and what would."""
+    card, top = card_name(code), card_name(top_code)
+    n = number_of(top_code)
+    if n >= MAX_NUMBER:
+        return T.gettext(
+            "The {card} doesn't follow the {top} on top: nothing follows a 10.", card=card, top=top
+        )
+    if suit_of(top_code) == WILD:
+        return T.gettext(
+            "The {card} doesn't follow the {top} on top: any {number} follows a {top}.",
+            card=card,
+            top=top,
+            number=n + 1,
+        )
+    return T.gettext(
+        "The {card} doesn't follow the {top} on top: only the {same} or the {wild} follows it.",
+        card=card,
+        top=top,
+        same=card_name(f"{suit_of(top_code)}{n + 1}"),
+        wild=card_name(f"{WILD}{n + 1}"),
+    )
+
+
+def _names_and(names: list[str]) -> str:
+    """ "alice", "alice and bob", "alice, bob and carol"."""
+    if len(names) == 1:
+        return names[0]
+    # Translators: the last two names of a list of winners ("alice, bob and carol").
+    return T.pgettext(
+        "names", "{names} and {last}", names=T.pgettext("names", ", ").join(names[:-1]), last=names[-1]
+    )
+
+
+def result_summary(table: Table, winners: list[int], how: str, points: int) -> str:
+    """Who won and with how many points, by the game's scoring ("lowest_total" or "most_rounds")."""
+    if len(winners) == 1:
+        name = table.name(winners[0])
+        if how == "most_rounds":
+            return T.ngettext(
+                "{name} wins with {n} point (most rounds won wins).",
+                "{name} wins with {n} points (most rounds won wins).",
+                points,
+                name=name,
+            )
+        return T.ngettext(
+            "{name} wins with {n} point (lowest total wins).",
+            "{name} wins with {n} points (lowest total wins).",
+            points,
+            name=name,
+        )
+    names = _names_and([table.name(s) for s in winners])
+    if how == "most_rounds":
+        return T.ngettext(
+            "{names} share the win with {n} point each (most rounds won wins).",
+            "{names} share the win with {n} points each (most rounds won wins).",
+            points,
+            names=names,
+        )
+    return T.ngettext(
+        "{names} share the win with {n} point each (lowest total wins).",
+        "{names} share the win with {n} points each (lowest total wins).",
+        points,
+        names=names,
+    )
+
+
+def _deal_line(data: dict[str, Any], rounds: int) -> str:
+    # The hands' sizes without the Zap card (a fixed deal may give different sizes).
+    sizes = sorted({count - 1 for count in data["hand_counts"]})
+    if len(sizes) == 1:
+        return T.ngettext(
+            "Round {round} of {rounds} is dealt: {n} card and a Zap card each.",
+            "Round {round} of {rounds} is dealt: {n} cards and a Zap card each.",
+            sizes[0],
+            round=data["round"],
+            rounds=rounds,
+        )
+    shown = str(sizes[0])
+    for size in sizes[1:]:
+        # Translators: hand sizes that differ, "11 or 12" (cards each).
+        shown = T.pgettext("sizes", "{sizes} or {size}", sizes=shown, size=size)
+    return T.gettext(
+        "Round {round} of {rounds} is dealt: {sizes} cards and a Zap card each.",
+        round=data["round"],
+        rounds=rounds,
+        sizes=shown,
+    )
+
+
+def _control_line(table: Table, seat: int | None, data: dict[str, Any]) -> str:
+    name = table.name(seat)
+    reason, card = data.get("reason"), data.get("card")
+    if reason == "first_player":
+        if data.get("flipped", True):
+            return T.gettext(
+                "**{name}** leads: the deck is empty and nobody could follow the flipped cards.", name=name
+            )
+        return T.gettext("**{name}** leads: there is no deck to flip from.", name=name)
+    if reason == "ten":
+        return T.gettext("**{name}** has control after the 10 and leads any card.", name=name)
+    if reason == "zap":
+        return T.gettext("**{name}** has control after the Zap and leads any card.", name=name)
+    if reason == "stall" and card is not None:
+        return T.gettext(
+            "**{name}** has control after the stall: their {card} is on top.", name=name, card=card_name(card)
+        )
+    if reason == "blocked" and card is not None:
+        return T.gettext(
+            "**{name}** has control: nobody can follow the {card}, so they lead any card.",
+            name=name,
+            card=card_name(card),
+        )
+    # Stored before events held their card.
+    return T.gettext("**{name}** has control and leads any card.", name=name)
 
 
 class ZipZapUI:
@@ -71,13 +260,23 @@ class ZipZapUI:
 
     def options_lines(self, table: Table) -> list[str]:
         options = table.options
-        scoring = "cards left (lowest wins)" if options.scoring == "cards" else "first out (most wins)"
-        rounds = options.rounds or "one per player (two with 2–3 players)"
+        if options.scoring == "cards":
+            scoring = T.pgettext("scoring", "cards left (lowest wins)")
+        else:
+            scoring = T.pgettext("scoring", "first out (most wins)")
+        rounds = options.rounds or T.pgettext("rounds", "one per player (two with 2–3 players)")
+        speed_help = SPEED_HELP.get(table.speed)
         return [
-            f"Scoring: {scoring}",
-            f"Rounds: {rounds}",
-            f"Speed: {table.speed} — {SPEED_HELP.get(table.speed, '')}",
+            T.gettext("Scoring: {scoring}", scoring=scoring),
+            T.gettext("Rounds: {rounds}", rounds=rounds),
+            T.gettext(
+                "Speed: {speed} — {help}", speed=table.speed, help=T.gettext(speed_help) if speed_help else ""
+            ),
         ]
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """An engine refusal in the words of the language being drawn."""
+        return refusal_text(error.code, error.params)
 
     def table_sketches(self, table: Table) -> list[Sketch]:
         """The pile from the spectator's view: a lone card as a Thumbnail beside the title, a run
@@ -92,8 +291,11 @@ class ZipZapUI:
             return [
                 Sketch("zipzap-top.png", ("zipzap-top", top), draw, zipzap_cards.top_alt(view), small=True)
             ]
-        draw = partial(zipzap_cards.table_png, view)
-        return [Sketch("zipzap-pile.png", ("zipzap-pile", tuple(pile)), draw, zipzap_cards.table_alt(view))]
+        # The word under the top card is made here, in the table's language (the drawing runs elsewhere).
+        top_word = zipzap_cards.top_word()
+        draw = partial(zipzap_cards.table_png, view, top_word)
+        key = ("zipzap-pile", tuple(pile), top_word)
+        return [Sketch("zipzap-pile.png", key, draw, zipzap_cards.table_alt(view))]
 
     def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand as one picture from its own view, the playable cards marked while a
@@ -112,41 +314,68 @@ class ZipZapUI:
         state = _state(table)
         view = state.view(None)
         over = view["phase"] == "over"
+        if over:
+            title = T.gettext(
+                "Zip Zap — round {round} of {rounds} — game over", round=view["round"], rounds=view["rounds"]
+            )
+        else:
+            title = T.gettext(
+                "Zip Zap — round {round} of {rounds}", round=view["round"], rounds=view["rounds"]
+            )
         embed = discord.Embed(
-            title=f"Zip Zap — round {view['round']} of {view['rounds']}" + (" — game over" if over else ""),
-            colour=discord.Colour.gold() if not over else discord.Colour.dark_grey(),
+            title=title, colour=discord.Colour.gold() if not over else discord.Colour.dark_grey()
         )
         top = view["top"]
         if over:
             result = state.result()
             assert result is not None
+            summary = result_summary(table, result.winners, result.how, result.details["points"])
+            over_text = T.gettext("The game is over. {summary}", summary=summary)
             # "went out last round" read as the round before the last one: say which round it was.
             last = view["went_out"]
-            went_out = "" if last is None else f"**{table.name(last)}** went out in the final round. "
-            embed.description = f"{went_out}The game is over. {seat_names(table, result.summary)}"
+            if last is not None:
+                went_out = T.gettext("**{name}** went out in the final round.", name=table.name(last))
+                over_text = f"{went_out} {over_text}"
+            embed.description = over_text
         elif view["phase"] == "between_rounds":
-            embed.description = "Round over. The next round is dealt shortly (or press **Next round**)."
+            embed.description = T.gettext(
+                "Round over. The next round is dealt shortly (or press **Next round**)."
+            )
         elif top is None:
-            embed.description = "Waiting for the first card."
+            embed.description = T.gettext("Waiting for the first card.")
         else:
-            by = _seat_name(table, view["top_seat"]) if view["top_seat"] is not None else "the deck"
-            embed.description = f"Top card: **{card_text(top)}** (from {by})"
-            if view["control"] is not None:
-                embed.description += f"\n**{table.name(view['control'])}** has control and leads any card."
+            if view["top_seat"] is not None:
+                description = T.gettext(
+                    "Top card: **{card}** (from {name})",
+                    card=card_text(top),
+                    name=table.name(view["top_seat"]),
+                )
             else:
-                embed.description += "\nFirst valid card wins — open your hand with **My hand**."
+                description = T.gettext("Top card: **{card}** (from the deck)", card=card_text(top))
+            if view["control"] is not None:
+                leads = T.gettext(
+                    "**{name}** has control and leads any card.", name=table.name(view["control"])
+                )
+            else:
+                leads = T.gettext("First valid card wins — open your hand with **My hand**.")
+            embed.description = f"{description}\n{leads}"
         lines = []
         for seat in table.seats:
             i = seat.seat
             # Each emoji with its words: alone, 🎯 or ⚡ tells a screen reader nothing of control or the Zap.
-            marker = "🎯 control · " if view["control"] == i else ""
-            who = f"{seat.name}" + (" 🤖 (computer)" if seat.is_computer else "")
-            zap = "" if view["zap_used"][i] else " · ⚡ Zap ready"
-            cards = plural(view["hand_counts"][i], "card")
-            lines.append(f"{marker}**{who}** — {cards} · {plural(view['scores'][i], 'point')}{zap}")
-        embed.add_field(name="Players (cards left · score)", value="\n".join(lines), inline=False)
-        out = ", ".join(card_name(s + "1").split()[0] for s in view["out_of_game"]) or "none"
-        embed.set_footer(text=f"Deck: {view['deck_count']} · suits out of the game: {out}")
+            marker = "🎯 " + T.pgettext("players", "control") + " · " if view["control"] == i else ""
+            who = seat.name + (" 🤖 " + T.pgettext("players", "(computer)") if seat.is_computer else "")
+            zap = "" if view["zap_used"][i] else " · ⚡ " + T.pgettext("players", "Zap ready")
+            cards = T.ngettext("{n} card", "{n} cards", view["hand_counts"][i])
+            points = T.ngettext("{n} point", "{n} points", view["scores"][i])
+            lines.append(f"{marker}**{who}** — {cards} · {points}{zap}")
+        embed.add_field(name=T.gettext("Players (cards left · score)"), value="\n".join(lines), inline=False)
+        out = join([zipzap_cards.suit_name(s) for s in view["out_of_game"]], style="unit") or T.pgettext(
+            "suits", "none"
+        )
+        embed.set_footer(
+            text=T.gettext("Deck: {deck} · suits out of the game: {out}", deck=view["deck_count"], out=out)
+        )
         return embed
 
     def waiting_on(self, table: Table) -> list[int] | None:
@@ -156,12 +385,13 @@ class ZipZapUI:
 
     def waiting_text(self, table: Table) -> str | None:
         if _state(table).view(None)["phase"] == "between_rounds":
-            return "anyone may press **Next round**; otherwise it is dealt shortly"
+            return T.gettext("anyone may press **Next round**; otherwise it is dealt shortly")
         return None
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         if _state(table).view(None)["phase"] == "between_rounds":
-            return [TableButton(table.id, "act", "deal", label="Next round", emoji="▶️", row=1)]
+            label = T.pgettext("button", "Next round")
+            return [TableButton(table.id, "act", "deal", label=label, emoji="▶️", row=1)]
         return []
 
     def panel(
@@ -171,25 +401,32 @@ class ZipZapUI:
         view = state.view(seat)
         legal = set(state.legal_actions(seat))
         hand: list[str] = view["hand"]
-        embed = discord.Embed(title=f"Your hand — {plural(len(hand), 'card')}", colour=discord.Colour.green())
+        title = T.ngettext("Your hand — {n} card", "Your hand — {n} cards", len(hand))
+        embed = discord.Embed(title=title, colour=discord.Colour.green())
         top = view["top"]
         lines = []
         if view["phase"] == "between_rounds":
-            lines.append("The round is over; the next one is dealt shortly.")
+            lines.append(T.gettext("The round is over; the next one is dealt shortly."))
         elif view["control"] == seat:
-            lines.append("**You have control: lead any card.**")
+            lines.append(T.gettext("**You have control: lead any card.**"))
         elif top is not None:
-            lines.append(f"Top card: **{card_text(top)}**")
+            lines.append(T.gettext("Top card: **{card}**", card=card_text(top)))
             if view["control"] is not None:
-                lines.append(f"{table.name(view['control'])} has control.")
+                lines.append(T.gettext("{name} has control.", name=table.name(view["control"])))
         # The picture above shows the hand (its alt text in words); this line is for the cards
         # past the fifteen buttons and for clients that show no images.
-        lines.append(" · ".join(card_label(c) for c in hand) or "(no cards)")
+        lines.append(" · ".join(card_label(c) for c in hand) or T.gettext("(no cards)"))
         if note:
             lines.append(f"\n⚠️ {note}")
         embed.description = "\n".join(lines)
-        score = plural(view["scores"][seat], "point")
-        embed.set_footer(text=f"Round {view['round']}/{view['rounds']} · your score {score}")
+        footer = T.ngettext(
+            "Round {round}/{rounds} · your score {n} point",
+            "Round {round}/{rounds} · your score {n} points",
+            view["scores"][seat],
+            round=view["round"],
+            rounds=view["rounds"],
+        )
+        embed.set_footer(text=footer)
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         for i, card in enumerate(hand[:15]):
@@ -215,31 +452,72 @@ class ZipZapUI:
                         table.id,
                         v,
                         action,
-                        label=f"{card_label(action[:-2])} + ZAP!",
+                        # Translators: a button that plays the card and the player's Zap card at once.
+                        label=T.pgettext("button", "{card} + ZAP!", card=card_label(action[:-2])),
                         style=discord.ButtonStyle.danger,
                         row=3,
                     )
                 )
-        items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+        refresh = T.pgettext("button", "Refresh")
+        items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=4))
         return embed, items
 
     def event_line(self, table: Table, event: Event) -> str:
-        # Seated texts read on from the player's name: "**bob** played their last card: Zip Zap!".
-        if event.seat is not None and event.kind not in ("flip", "deal", "game_over"):
-            return f"**{table.name(event.seat)}** {event.text}"
-        return seat_names(table, event.text)
+        """An engine event (rules/zipzap/state.py: its kind, seat and card codes) in words, with the
+        seats' names as they are now."""
+        data, seat = event.data, event.seat
+        kind = event.kind
+        if kind == "play":
+            card = card_name(data["card"])
+            if data.get("lead"):
+                return T.gettext("**{name}** led the {card}.", name=table.name(seat), card=card)
+            return T.gettext("**{name}** played the {card}.", name=table.name(seat), card=card)
+        if kind == "control":
+            return _control_line(table, seat, data)
+        if kind == "zap":
+            # Translators: ZAP! is what a player calls out when playing their Zap card.
+            return T.gettext("**{name}** played their Zap card: ZAP!", name=table.name(seat))
+        if kind == "flip":
+            return T.gettext("The {card} is flipped from the deck.", card=card_name(data["card"]))
+        if kind == "stall":
+            if data.get("flipped"):
+                return T.gettext("Nobody played on the flipped card: the next card is flipped.")
+            return T.gettext("The run stalled: nobody played in time.")
+        if kind == "idle_play":
+            return T.gettext(
+                "**{name}** was idle in control, so the referee plays their lowest card: the {card}.",
+                name=table.name(seat),
+                card=card_name(data["card"]),
+            )
+        if kind == "deal":
+            return _deal_line(data, data.get("rounds") or _state(table).total_rounds)
+        if kind == "round_over":
+            # Translators: "Zip Zap!" is what a player calls out when their last card goes down.
+            return T.gettext(
+                "**{name}** played their last card: Zip Zap! Round {round} of {rounds} is over.",
+                name=table.name(seat),
+                round=data["round"],
+                rounds=data.get("rounds") or _state(table).total_rounds,
+            )
+        if kind == "game_over":
+            scores, winners = data["scores"], data["winners"]
+            how = data.get("how") or ("lowest_total" if table.options.scoring == "cards" else "most_rounds")
+            points = data.get("points", scores[winners[0]])
+            summary = result_summary(table, winners, how, points)
+            return T.gettext("The game is over. {summary}", summary=summary)
+        return kind
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
         view = _state(table).view(None)
         points = view["last_round_points"] or [0] * len(table.seats)
         went_out = view["went_out"]
         embed = discord.Embed(
-            title=f"Round {event.data.get('round', view['round'])} over",
-            description=f"**{_seat_name(table, went_out)}** went out — Zip Zap!",
+            title=T.gettext("Round {round} over", round=event.data.get("round", view["round"])),
+            description=T.gettext("**{name}** went out — Zip Zap!", name=_seat_name(table, went_out)),
             colour=discord.Colour.orange(),
         )
         embed.add_field(
-            name="This round · total",
+            name=T.gettext("This round · total"),
             value="\n".join(f"{s.name}: +{points[s.seat]} · {view['scores'][s.seat]}" for s in table.seats),
         )
         return embed
@@ -248,33 +526,49 @@ class ZipZapUI:
         assert table.state is not None
         result = table.state.result()
         assert result is not None
-        embed = discord.Embed(title="Zip Zap — final results", colour=discord.Colour.gold())
+        embed = discord.Embed(title=T.gettext("Zip Zap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
             medal = {1: "🏆", 2: "🥈", 3: "🥉"}.get(p.place, f"{p.place}.")
-            lines.append(f"{medal} **{table.name(p.seat)}** — {plural(p.points, 'point')}")
+            points = T.ngettext("{n} point", "{n} points", p.points)
+            lines.append(f"{medal} **{table.name(p.seat)}** — {points}")
         embed.description = "\n".join(lines)
-        winners = ", ".join(table.plain_name(s) for s in result.winners)
-        embed.set_footer(text=f"Winner: {winners}. Results are on /leaderboard. Rematch below.")
+        winners = join([table.plain_name(s) for s in result.winners], style="unit")
+        footer = T.ngettext(
+            "Winner: {winners}. Results are on /leaderboard. Rematch below.",
+            "Winner: {winners}. Results are on /leaderboard. Rematch below.",
+            len(result.winners),
+            winners=winners,
+        )
+        embed.set_footer(text=footer)
         return embed
 
 
 class ZipZapCog(commands.Cog):
     zipzap = app_commands.Group(
-        name="zipzap", description="Zip Zap: the real-time shedding card game", guild_only=True
+        # Translators: a slash command's name: lowercase letters, no spaces.
+        name=locale_str("zipzap"),
+        description=locale_str("Zip Zap: the real-time shedding card game"),
+        guild_only=True,
     )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         bot.referee.register(ZipZapUI())
 
-    @zipzap.command(name="new", description="Open a Zip Zap table in this channel")
+    @zipzap.command(
+        # Translators: a slash command's name: lowercase letters, no spaces.
+        name=locale_str("new"),
+        description=locale_str("Open a Zip Zap table in this channel"),
+    )
     @app_commands.describe(
-        seats="How many seats (2–6)",
-        scoring="cards: fewest points wins; first_out: a point for going out first",
-        speed="Timers: off, relaxed or fast",
-        thread="Play in a new thread",
-        rounds="How many rounds (default: one per player, doubled with 2 or 3 players)",
+        seats=locale_str("How many seats (2–6)"),
+        # Translators: cards and first_out are the choices' names, kept as they are.
+        scoring=locale_str("cards: fewest points wins; first_out: a point for going out first"),
+        # Translators: off, relaxed and fast are the choices' names, kept as they are.
+        speed=locale_str("Timers: off, relaxed or fast"),
+        thread=locale_str("Play in a new thread"),
+        rounds=locale_str("How many rounds (default: one per player, doubled with 2 or 3 players)"),
     )
     async def new(
         self,
@@ -294,7 +588,11 @@ class ZipZapCog(commands.Cog):
             thread=thread,
         )
 
-    @zipzap.command(name="rules", description="How to play Zip Zap, and the house rulings in force")
+    @zipzap.command(
+        # Translators: a slash command's name: lowercase letters, no spaces.
+        name=locale_str("rules"),
+        description=locale_str("How to play Zip Zap, and the house rulings in force"),
+    )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)
 

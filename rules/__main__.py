@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rules import GAMES, get_game
-from rules.replay import event_line, replay
+from rules.replay import event_line, replay, result_line
 from rules.selfplay import play_game
 
 
@@ -76,8 +76,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     state = outcome.state
     result = state.result()
     if result is not None:
-        # A game moved to data says how it ended as a code and details, not a sentence.
-        print(result.summary or f"{result.how} {json.dumps(result.details, sort_keys=True)}")
+        print(result_line(result))
         for placement in result.placements:
             print(f"Seat {placement.seat}: place {placement.place}, {placement.points} points")
     else:

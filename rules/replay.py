@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import get_game
-from rules.base import JSON, Event, IllegalAction, State
+from rules.base import JSON, Event, IllegalAction, Result, State
 
 
 @dataclass
@@ -41,9 +41,7 @@ def replay(data: JSON) -> ReplayOutcome:
         try:
             outcome.events.extend(state.apply(seat, step["action"]))
         except IllegalAction as exc:
-            # A game moved to codes gives its code and parameters; the others' code is a sentence.
-            reason = exc.code if not exc.params else f"{exc.code} {json.dumps(exc.params, sort_keys=True)}"
-            outcome.failed_at, outcome.reason = index, reason
+            outcome.failed_at, outcome.reason = index, refusal_line(exc)
             return outcome
     outcome.mismatches = check_expect(state, data.get("expect") or {})
     return outcome
@@ -67,6 +65,17 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    # A game moved to data has no sentence: its kind and data are printed instead.
-    text = event.text or f"{event.kind} {json.dumps(event.data, sort_keys=True)}"
+    """An event as the CLI prints it: an engine's sentence, or (an engine that words nothing) its
+    kind and data."""
+    text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return text if event.seat is None else f"Seat {event.seat}: {text}"
+
+
+def refusal_line(exc: IllegalAction) -> str:
+    """A refusal as the CLI prints it: its code (or an engine's sentence), then any parameters."""
+    return exc.code + (f" {json.dumps(exc.params, ensure_ascii=False, sort_keys=True)}" if exc.params else "")
+
+
+def result_line(result: Result) -> str:
+    """How a game ended: an engine's sentence, or its ``how`` and ``details``."""
+    return result.summary or f"{result.how} {json.dumps(result.details, ensure_ascii=False, sort_keys=True)}"

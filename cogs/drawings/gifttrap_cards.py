@@ -4,11 +4,15 @@ spaces (with a seat's own tokens on them in its panel) and the tokens still to p
 A gift card shows its space number large, its name and the pack's price; a token shows its points
 and a shape (GREAT a star, GOOD a circle, OK a square, NO WAY a cross), so nothing is told by
 colour alone. Pure functions of the typed view's pieces (rules/gifttrap/views.py).
+
+The words drawn in a picture are made by the caller, in the reader's language (``picture_words``),
+and handed to the drawing: a worker process that draws it does not know the language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -30,8 +34,59 @@ from cogs.drawings.cards import (
     font,
     grid,
 )
-from rules.gifttrap.tokens import NO_MATCH_LABEL, TOKEN_LABELS, TOKENS, Token
+from cogs.texts import N_, Texts
+from rules.gifttrap.tokens import TOKENS, Token
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
+
+T = Texts(__name__)
+# The four tokens with their points, the game's own terms (printed on its tokens).
+TOKEN_LABELS: dict[str, str] = {
+    # Translators: a token, the game's own term (the best of four): keep its points.
+    "great": N_("GREAT +3"),
+    # Translators: a token, the game's own term (the second best): keep its points.
+    "good": N_("GOOD +2"),
+    # Translators: a token, the game's own term (the third best): keep its points.
+    "ok": N_("OK +1"),
+    # Translators: a token, the game's own term (a gift you would hate): keep its points.
+    "noway": N_("NO WAY −4"),
+}
+# Translators: a received gift with none of the receiver's tokens on it (the game's own term).
+NO_MATCH_LABEL = N_("NO MATCH −1")
+# Translators: a token named alone, in "place your GREAT, GOOD tokens" (NO WAY is "NO" there).
+TOKEN_NAMES: dict[str, str] = {"great": N_("GREAT"), "good": N_("GOOD"), "ok": N_("OK"), "noway": N_("NO")}
+
+
+def token_label(token: str | None) -> str:
+    """A token with its points ("GREAT +3"); None is NO MATCH."""
+    return T.gettext(NO_MATCH_LABEL if token is None else TOKEN_LABELS[token])
+
+
+class PictureWords(TypedDict):
+    """The words drawn in GiftTRAP's pictures, made in the reader's language: under a revealed gift,
+    "from" and "to" with each seat's name (per seat), or the seat numbers when there are no names
+    (``seats``, a template: its ``{giver}`` and ``{receiver}`` are filled where it is drawn)."""
+
+    no_gifts: str
+    nothing: str
+    from_names: list[str]
+    to_names: list[str]
+    seats: str
+
+
+def picture_words(names: Sequence[str] = ()) -> PictureWords:
+    """The pictures' words in the language spoken now (the caller's: pass them to the drawing)."""
+    return {
+        "no_gifts": T.gettext("no gifts yet"),
+        "nothing": T.gettext("nothing yet"),
+        # Translators: under a revealed gift, who gave it (drawn in a small picture: keep it short).
+        "from_names": [T.gettext("from {name}", name=name) for name in names],
+        # Translators: under a revealed gift, who received it (drawn in a small picture: keep it short).
+        "to_names": [T.gettext("to {name}", name=name) for name in names],
+        # Translators: under a revealed gift, seat numbers: the giver's to the receiver's (a template:
+        # keep the doubled braces).
+        "seats": T.gettext("{{giver}} to {{receiver}}"),
+    }
+
 
 # Token -> (fill, ink, points as printed, shape). Checked under simulated colour blindness.
 TOKEN_FACES: dict[Token, tuple[RGB, RGB, str, str]] = {
@@ -95,6 +150,7 @@ def gifts_png(
     price: str,
     tokens: Mapping[Token, int] | None = None,
     trapped: Collection[int] = (),
+    words: PictureWords | None = None,
 ) -> bytes:
     """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
     a seat's own placings in its panel (never pass someone else's before the reveal); the
@@ -118,7 +174,8 @@ def gifts_png(
         for k, token in enumerate(on_space.get(gift["space"], [])):
             _token(draw, token, x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H - 6)
     if not layout:
-        draw.text((width / 2, height / 2), "no gifts yet", fill=(235, 245, 235), font=font(14), anchor="mm")
+        empty = (words or picture_words())["no_gifts"]
+        draw.text((width / 2, height / 2), empty, fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)
 
 
@@ -129,18 +186,33 @@ def gifts_alt(
     trapped: Collection[int] = (),
 ) -> str:
     if not layout:
-        return "No gifts laid out yet: the dealer is picking the pack."
+        return T.gettext("No gifts laid out yet: the dealer is picking the pack.")
     placed: dict[int, list[str]] = {}
     for token in TOKENS:
         if tokens is not None and token in tokens:
-            placed.setdefault(tokens[token], []).append(TOKEN_LABELS[token])
+            placed.setdefault(tokens[token], []).append(token_label(token))
     items = []
     for g in layout:
-        notes = ["GiftTRAPped"] if g["space"] in trapped else []
+        notes = [T.gettext("GiftTRAPped")] if g["space"] in trapped else []
         if g["space"] in placed:
-            notes.append(f"your {' and '.join(placed[g['space']])}")
-        items.append(f"{g['space']}. {g['name']}" + (f" ({'; '.join(notes)})" if notes else ""))
-    return fit_alt(f"The {price} gifts, {len(layout)} on the spaces: ", items)
+            here = placed[g["space"]]
+            mine = (
+                here[0]
+                if len(here) == 1
+                else T.gettext("{first} and {second}", first=here[0], second=here[1])
+            )
+            notes.append(T.gettext("your {tokens}", tokens=mine))
+        item = T.gettext("{space}. {name}", space=g["space"], name=g["name"])
+        if notes:
+            item = T.gettext("{gift} ({notes})", gift=item, notes="; ".join(notes))
+        items.append(item)
+    head = T.ngettext(
+        "The {price} gifts, {n} on the spaces: ",
+        "The {price} gifts, {n} on the spaces: ",
+        len(layout),
+        price=price,
+    )
+    return fit_alt(head, items)
 
 
 def gifts_picture(
@@ -170,12 +242,18 @@ def _reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
     return list(revealed[-REVEALS_SHOWN:])
 
 
-def reveal_png(revealed: Sequence[RevealedGift], price: str, names: Sequence[str] | None = None) -> bytes:
+def reveal_png(
+    revealed: Sequence[RevealedGift],
+    price: str,
+    names: Sequence[str] | None = None,
+    words: PictureWords | None = None,
+) -> bytes:
     """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
     once revealed) and labelled giver to receiver: by ``names`` (each seat's, as the table shows
     them: "from Bea" over "to Al"), else by seat number ("2 to 3"); a GiftTRAPped gift is crossed
     out, since it moves no marker."""
     shown = _reveals(revealed)
+    said = words or picture_words(names or ())
     columns, rows = grid(len(shown))
     label_h = 18 if names is None else 40
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
@@ -199,36 +277,61 @@ def reveal_png(revealed: Sequence[RevealedGift], price: str, names: Sequence[str
         _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
         # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
         if names is None:
-            label = f"{gift['giver'] + 1} to {gift['receiver'] + 1}"
+            label = said["seats"].format(giver=gift["giver"] + 1, receiver=gift["receiver"] + 1)
             draw.text(
                 (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
             )
         else:
             # Both lines below the token chip that hangs under the card's corner, as wide as the
             # card and its gap: a name cut short still reads, and the alt text has it whole.
-            giver = fit_text(draw, f"from {names[gift['giver']]}", CARD_W + 2, 12)
-            receiver = fit_text(draw, f"to {names[gift['receiver']]}", CARD_W + 2, 12)
+            giver = fit_text(draw, said["from_names"][gift["giver"]], CARD_W + 2, 12)
+            receiver = fit_text(draw, said["to_names"][gift["receiver"]], CARD_W + 2, 12)
             draw.text((x, y + CARD_H + 21), giver, fill=(235, 245, 235), font=font(12), anchor="lm")
             draw.text((x, y + CARD_H + 35), receiver, fill=(235, 245, 235), font=font(12), anchor="lm")
     if not shown:
-        draw.text((width / 2, height / 2), "nothing yet", fill=(235, 245, 235), font=font(14), anchor="mm")
+        draw.text((width / 2, height / 2), said["nothing"], fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)
 
 
 def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = None) -> str:
     if not revealed:
-        return "No gift unwrapped yet."
+        return T.gettext("No gift unwrapped yet.")
     items = []
     for gift in _reveals(revealed):
-        token = NO_MATCH_LABEL if gift["token"] is None else TOKEN_LABELS[gift["token"]]
-        trapped = ", GiftTRAPped" if gift["trapped"] else ""
+        token = token_label(gift["token"])
+        if gift["trapped"]:
+            token = T.gettext("{token}, GiftTRAPped", token=token)
+        what = {"gift": gift["name"], "space": gift["space"], "token": token}
         if names is None:
-            who = f"seat {gift['giver'] + 1} gave seat {gift['receiver'] + 1}"
+            giver, receiver = gift["giver"] + 1, gift["receiver"] + 1
+            items.append(
+                T.gettext(
+                    "seat {giver} gave seat {receiver} the {gift} from space {space} ({token})",
+                    giver=giver,
+                    receiver=receiver,
+                    **what,
+                )
+            )
         else:
-            who = f"{names[gift['giver']]} gave {names[gift['receiver']]}"
-        items.append(f"{who} the {gift['name']} from space {gift['space']} ({token}{trapped})")
+            giver_name, receiver_name = names[gift["giver"]], names[gift["receiver"]]
+            items.append(
+                T.gettext(
+                    "{giver} gave {receiver} the {gift} from space {space} ({token})",
+                    giver=giver_name,
+                    receiver=receiver_name,
+                    **what,
+                )
+            )
     earlier = len(revealed) - len(items)
-    head = f"Unwrapped, the latest {len(items)} of {len(revealed)}: " if earlier else "Unwrapped: "
+    if earlier:
+        head = T.ngettext(
+            "Unwrapped, the latest {n} of {total}: ",
+            "Unwrapped, the latest {n} of {total}: ",
+            len(items),
+            total=len(revealed),
+        )
+    else:
+        head = T.gettext("Unwrapped: ")
     return fit_alt(head, items)
 
 
@@ -250,8 +353,8 @@ def tokens_png(tokens: Sequence[Token]) -> bytes:
 
 def tokens_alt(tokens: Sequence[Token]) -> str:
     if not tokens:
-        return "No tokens left to place."
-    return "Tokens: " + ", ".join(TOKEN_LABELS[t] for t in tokens) + "."
+        return T.gettext("No tokens left to place.")
+    return T.gettext("Tokens: {tokens}.", tokens=", ".join(token_label(t) for t in tokens))
 
 
 def tokens_picture(tokens: Sequence[Token]) -> Picture:

@@ -1,25 +1,26 @@
 """GiftTRAP's private panel: a seat's gifts to give, tokens to place, Give More and Get More, and
 Ready, drawn from the seat's own view, page by page (Discord allows five rows of components).
 
-Also the small helpers every GiftTRAP drawing writes gifts and tokens with. The cog
-(cogs/gifttrap.py) draws the public table and hands each seat's panel to ``GiftTrapPanel``.
+Also the small helpers every GiftTRAP drawing writes gifts and tokens with (the tokens' names are in
+gifttrap_cards.py). The cog (cogs/gifttrap.py) draws the public table and hands each seat's panel
+to ``GiftTrapPanel``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 
+from cogs.drawings.gifttrap_cards import token_label
 from cogs.table.buttons import ActionButton, ActionSelect
 from cogs.table.model import Table
-from rules.gifttrap import PRICES, TOKEN_LABELS, TOKENS, GiftTrapState
+from cogs.texts import Texts
+from rules.gifttrap import PRICES, TOKENS, GiftTrapState
 from rules.gifttrap.views import GiftTrapView
-from rules.words import plural
 
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+T = Texts(__name__)
 TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
 # Each give/rank select takes a whole row; the fifth row holds the page tabs and Ready.
 SELECTS_PER_PAGE = 4
@@ -38,24 +39,16 @@ def short_gift(gift: Mapping[str, Any]) -> str:
 def token_line(token: str, gift: Mapping[str, Any] | None, *, short: bool = False) -> str:
     """A token and the gift under it ("GREAT +3 → 3. 🧸 Teddy bear")."""
     if gift is None:
-        return f"{TOKEN_LABELS[token]} → — not placed yet"
-    return f"{TOKEN_LABELS[token]} → {short_gift(gift) if short else gift_text(gift)}"
+        return T.gettext("{token} → — not placed yet", token=token_label(token))
+    return T.gettext(
+        "{token} → {gift}", token=token_label(token), gift=short_gift(gift) if short else gift_text(gift)
+    )
 
 
 def state_of(table: Table) -> GiftTrapState:
     """The table's engine state, typed, so that its views are ``GiftTrapView``s."""
     assert isinstance(table.state, GiftTrapState)
     return table.state
-
-
-def with_names(table: Table, text: str) -> str:
-    """Engine texts say "seat 3"; people want names."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return f"**{table.name(seat)}**" if 0 <= seat < len(table.seats) else match.group(0)
-
-    return SEAT_WORD.sub(name, text)
 
 
 def fit(lines: list[str], limit: int = 1024, *, newest_last: bool = True) -> str:
@@ -90,15 +83,20 @@ class GiftTrapPanel:
         chunks = (len(receivers) + SELECTS_PER_PAGE - 1) // SELECTS_PER_PAGE
         pages = []
         for c in range(chunks):
-            label = (
-                "Give"
-                if chunks == 1
-                else f"Give {c * SELECTS_PER_PAGE + 1}–"
-                + str(min(len(receivers), (c + 1) * SELECTS_PER_PAGE))
-            )
+            if chunks == 1:
+                label = T.pgettext("tab", "Give")
+            else:
+                first, last = c * SELECTS_PER_PAGE + 1, min(len(receivers), (c + 1) * SELECTS_PER_PAGE)
+                # Translators: a tab of the panel: the gifts for the other players first to last.
+                label = T.pgettext("tab", "Give {first}–{last}", first=first, last=last)
             pages.append((f"give{c + 1}", label))
-        pages.append(("rank", "Tokens"))
-        pages.append(("cards", "Cards" if view["strategy_cards"] else "Swap tokens"))
+        pages.append(("rank", T.pgettext("tab", "Tokens")))
+        pages.append(
+            (
+                "cards",
+                T.pgettext("tab", "Cards") if view["strategy_cards"] else T.pgettext("tab", "Swap tokens"),
+            )
+        )
         return pages
 
     def _default_page(self, view: GiftTrapView) -> str:
@@ -120,26 +118,35 @@ class GiftTrapPanel:
         legal = set(state.legal_actions(seat))
         phase = view["phase"]
         my = view["my"]
-        embed = discord.Embed(title=f"Your gifts — round {view['round']}", colour=discord.Colour.magenta())
+        embed = discord.Embed(
+            title=T.gettext("Your gifts — round {round}", round=view["round"]),
+            colour=discord.Colour.magenta(),
+        )
         lines: list[str] = []
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         if phase == "pack":
             if seat == view["dealer"]:
-                lines.append("**You deal this round: pick a pack.** $ is cheap and cheerful, $$$$ lavish.")
+                lines.append(
+                    T.gettext("**You deal this round: pick a pack.** $ is cheap and cheerful, $$$$ lavish.")
+                )
                 for pack, price in sorted(PRICES.items()):
                     items.append(
                         ActionButton(
                             table.id,
                             v,
                             f"pack-{pack}",
-                            label=f"{price} pack",
+                            label=T.pgettext("button", "{price} pack", price=price),
                             style=discord.ButtonStyle.primary,
                             row=0,
                         )
                     )
             else:
-                lines.append(f"**{table.name(view['dealer'])}** is picking the pack for this round.")
+                lines.append(
+                    T.gettext(
+                        "**{dealer}** is picking the pack for this round.", dealer=table.name(view["dealer"])
+                    )
+                )
         elif phase == "choosing" and not my["ready"]:
             pages = self._pages_for(view)
             names = [p for p, _ in pages]
@@ -150,12 +157,20 @@ class GiftTrapPanel:
             lines += self._choice_lines(table, view)
             todo = []
             if my["to_give"]:
-                todo.append(f"{plural(len(my['to_give']), 'gift')} still to give")
+                todo.append(
+                    T.ngettext("{n} gift still to give", "{n} gifts still to give", len(my["to_give"]))
+                )
             if my["to_rank"]:
-                todo.append(f"{plural(len(my['to_rank']), 'token')} still to place")
-            lines.append(
-                "\n👉 " + (" · ".join(todo) + "." if todo else "All set: press **Ready** to lock it in.")
-            )
+                todo.append(
+                    T.ngettext("{n} token still to place", "{n} tokens still to place", len(my["to_rank"]))
+                )
+            if len(todo) == 2:
+                left = T.gettext("{gifts} · {tokens}.", gifts=todo[0], tokens=todo[1])
+            elif todo:
+                left = T.gettext("{left}.", left=todo[0])
+            else:
+                left = T.gettext("All set: press **Ready** to lock it in.")
+            lines.append("\n👉 " + left)
             items += self._page_items(table, view, page)
             for label_page, label in pages:
                 current = label_page == page
@@ -174,7 +189,7 @@ class GiftTrapPanel:
                     table.id,
                     v,
                     "ready",
-                    label="Ready",
+                    label=T.pgettext("button", "Ready"),
                     emoji="✅",
                     style=discord.ButtonStyle.success if "ready" in legal else discord.ButtonStyle.secondary,
                     row=4,
@@ -182,17 +197,21 @@ class GiftTrapPanel:
             )
         else:
             if phase == "choosing":
-                lines.append("✅ **You are ready.** Your choices are locked in; waiting for the others.")
+                lines.append(
+                    T.gettext("✅ **You are ready.** Your choices are locked in; waiting for the others.")
+                )
             elif phase == "reveal":
-                lines.append("🎁 **The reveal is on** — watch the table.")
+                lines.append(T.gettext("🎁 **The reveal is on** — watch the table."))
             elif phase == "between_rounds":
-                lines.append("The round is over. Press **Next round** when everyone has had a look.")
+                lines.append(
+                    T.gettext("The round is over. Press **Next round** when everyone has had a look.")
+                )
                 items.append(
                     ActionButton(
                         table.id,
                         v,
                         "next",
-                        label="Next round",
+                        label=T.pgettext("button", "Next round"),
                         emoji="▶️",
                         style=discord.ButtonStyle.success,
                         row=0,
@@ -202,20 +221,29 @@ class GiftTrapPanel:
                 lines += self._choice_lines(table, view)
         if my["gifttrap_available"]:
             lines.append(
-                "\n🪤 Your GiftTRAP card is unused: press a **GiftTRAP** button on the table, any "
-                "time until the last gift is unwrapped."
+                "\n"
+                + T.gettext(
+                    "🪤 Your GiftTRAP card is unused: press a **GiftTRAP** button on the table, any "
+                    "time until the last gift is unwrapped."
+                )
             )
         elif view["strategy_cards"] and view["gifttrap_used"][seat]:
-            lines.append("\n🪤 You have played your GiftTRAP card (once a game).")
+            lines.append("\n" + T.gettext("🪤 You have played your GiftTRAP card (once a game)."))
         if note:
-            lines.append(f"\n⚠️ {with_names(table, note)}")
+            lines.append(f"\n⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
         get, give = view["get_track"][seat], view["give_track"][seat]
         embed.set_footer(
-            text=f"Your GET {get} · GIVE {give} of {view['track_length']} · only you can see this panel"
+            text=T.gettext(
+                "Your GET {get} · GIVE {give} of {length} · only you can see this panel",
+                get=get,
+                give=give,
+                length=view["track_length"],
+            )
         )
         if not any(getattr(i, "action", "").startswith("nav-") for i in items):
-            items.append(ActionButton(table.id, v, "refresh", label="Refresh", emoji="🔄", row=4))
+            refresh = T.pgettext("button", "Refresh")
+            items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=4))
         return embed, items
 
     def _choice_lines(self, table: Table, view: GiftTrapView) -> list[str]:
@@ -223,27 +251,37 @@ class GiftTrapPanel:
         my = view["my"]
         me = view["seat"]
         gifts = {g["space"]: g for g in view["layout"]}
-        lines = ["**Your gifts to the others**"]
+        lines = [T.gettext("**Your gifts to the others**")]
         for r in range(view["players"]):
             if r == me:
                 continue
             space = my["gives"][r]
-            chosen = gift_text(gifts[space]) if space is not None else "— not chosen yet"
-            lines.append(f"→ **{table.name(r)}**: {chosen}")
+            chosen = gift_text(gifts[space]) if space is not None else T.gettext("— not chosen yet")
+            lines.append(T.gettext("→ **{name}**: {gift}", name=table.name(r), gift=chosen))
         if view["strategy_cards"]:
             if my["give_more"] is not None:
-                lines.append(f"💝 Give More: with your gift for **{table.name(my['give_more'])}**")
+                # Translators: Give More and GET/GIVE are the game's own terms (its cards and tracks).
+                lines.append(
+                    T.gettext("💝 Give More: with your gift for **{name}**", name=table.name(my["give_more"]))
+                )
             else:
-                lines.append("💝 Give More: not played (optional, doubles your GIVE move for one gift)")
-        lines.append("**Your tokens**")
+                lines.append(
+                    T.gettext("💝 Give More: not played (optional, doubles your GIVE move for one gift)")
+                )
+        lines.append(T.gettext("**Your tokens**"))
         for token in TOKENS:
             space = my["ranks"].get(token)
             lines.append(f"{TOKEN_EMOJI[token]} " + token_line(token, gifts.get(space) if space else None))
         if view["strategy_cards"]:
             if my["get_more"] is not None:
-                lines.append(f"🔍 Get More: under the gift from **{table.name(my['get_more'])}**")
+                # Translators: Get More and GET/GIVE are the game's own terms (its cards and tracks).
+                lines.append(
+                    T.gettext("🔍 Get More: under the gift from **{name}**", name=table.name(my["get_more"]))
+                )
             else:
-                lines.append("🔍 Get More: not played (optional, doubles your GET move for one gift)")
+                lines.append(
+                    T.gettext("🔍 Get More: not played (optional, doubles your GET move for one gift)")
+                )
         return lines
 
     def _page_items(self, table: Table, view: GiftTrapView, page: str) -> list[discord.ui.Item[Any]]:
@@ -266,7 +304,7 @@ class GiftTrapPanel:
                             value=str(gift["space"]),
                             default=my["gives"][r] == gift["space"],
                             description=(
-                                f"you give this one to {table.plain_name(other)}"[:100]
+                                T.gettext("you give this one to {name}", name=table.plain_name(other))[:100]
                                 if other is not None and other != r
                                 else None
                             ),
@@ -278,7 +316,7 @@ class GiftTrapPanel:
                         v,
                         f"give-{r}-",
                         options,
-                        placeholder=f"Gift for {table.plain_name(r)}"[:150],
+                        placeholder=T.gettext("Gift for {name}", name=table.plain_name(r))[:150],
                         row=row,
                     )
                 )
@@ -294,7 +332,7 @@ class GiftTrapPanel:
                             value=str(gift["space"]),
                             default=my["ranks"].get(token) == gift["space"],
                             description=(
-                                f"your {TOKEN_LABELS[held]} token is here"
+                                T.gettext("your {token} token is here", token=token_label(held))
                                 if held is not None and held != token
                                 else None
                             ),
@@ -306,7 +344,9 @@ class GiftTrapPanel:
                         v,
                         f"rank-{token}-",
                         options,
-                        placeholder=f"{TOKEN_EMOJI[token]} {TOKEN_LABELS[token]} goes on…",
+                        placeholder=T.gettext(
+                            "{emoji} {token} goes on…", emoji=TOKEN_EMOJI[token], token=token_label(token)
+                        ),
                         row=row,
                     )
                 )
@@ -315,11 +355,15 @@ class GiftTrapPanel:
             row = 0
             if view["strategy_cards"]:
                 more = [
-                    discord.SelectOption(label="No Give More", value="none", default=my["give_more"] is None)
+                    discord.SelectOption(
+                        label=T.gettext("No Give More"),
+                        value="none",  # text: an action's value
+                        default=my["give_more"] is None,
+                    )
                 ]
                 more += [
                     discord.SelectOption(
-                        label=f"With my gift for {table.plain_name(r)}"[:100],
+                        label=T.gettext("With my gift for {name}", name=table.plain_name(r))[:100],
                         value=str(r),
                         default=my["give_more"] == r,
                     )
@@ -332,15 +376,19 @@ class GiftTrapPanel:
                         "givemore-",
                         more,
                         row=row,
-                        placeholder="💝 Give More (doubles your GIVE move for one gift)",
+                        placeholder=T.gettext("💝 Give More (doubles your GIVE move for one gift)"),
                     )
                 )
                 get = [
-                    discord.SelectOption(label="No Get More", value="none", default=my["get_more"] is None)
+                    discord.SelectOption(
+                        label=T.gettext("No Get More"),
+                        value="none",  # text: an action's value
+                        default=my["get_more"] is None,
+                    )
                 ]
                 get += [
                     discord.SelectOption(
-                        label=f"Under the gift from {table.plain_name(g)}"[:100],
+                        label=T.gettext("Under the gift from {name}", name=table.plain_name(g))[:100],
                         value=str(g),
                         default=my["get_more"] == g,
                     )
@@ -353,7 +401,7 @@ class GiftTrapPanel:
                         "getmore-",
                         get,
                         row=row + 1,
-                        placeholder="🔍 Get More (doubles your GET move for one gift)",
+                        placeholder=T.gettext("🔍 Get More (doubles your GET move for one gift)"),
                     )
                 )
                 row += 2
@@ -362,7 +410,10 @@ class GiftTrapPanel:
             if placed:
                 options = [
                     discord.SelectOption(
-                        label=f"{TOKEN_LABELS[token]} off {gift_text(gifts[space])}"[:100], value=str(space)
+                        label=T.gettext(
+                            "{token} off {gift}", token=token_label(token), gift=gift_text(gifts[space])
+                        )[:100],
+                        value=str(space),
                     )
                     for space, token in placed
                 ]
@@ -373,7 +424,7 @@ class GiftTrapPanel:
                         "unrank-",
                         options,
                         row=row,
-                        placeholder="Take a token off a gift (to swap two tokens)",
+                        placeholder=T.gettext("Take a token off a gift (to swap two tokens)"),
                     )
                 )
         return items

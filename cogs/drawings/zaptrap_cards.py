@@ -14,14 +14,12 @@ from functools import cache
 from PIL import ImageDraw
 
 from cogs.drawings.cards import RGB, Art, Face, Picture, draw_shape, fit_alt, hand_image, row_image
-from rules.zaptrap.cards import (
-    ALIENS,
-    SUIT_NAMES,
-    card_name,
-    special_kind,
-    species_shown,
-)
+from cogs.drawings.zaptrap_words import ALIENS, card_name, species_name, suit_name
+from cogs.texts import N_, Texts
+from rules.zaptrap.cards import special_kind, species_shown
 from rules.zaptrap.views import ZapTrapView
+
+T = Texts(__name__)
 
 # Species 1..13: colours picked to stay at least ΔE 19 apart under every simulated colour blindness
 # (a farthest-point search over the sRGB cube; tests/drawings/test_colour_vision.py checks them).
@@ -44,12 +42,13 @@ SPECIES_SHAPES = (
     "circle", "triangle", "square", "diamond", "hexagon", "pentagon", "octagon",
     "star", "star4", "heart", "moon", "drop", "down",
 )  # fmt: skip
-# The specials: fill, ink, corner letters, shape.
+# The specials: fill, ink, corner letters, shape, caption (translated where drawn).
 # Their colours continue the same search, so they stay ΔE 22 from every species and each other.
 SPECIAL_FACES: dict[str, tuple[RGB, RGB, str, str, str]] = {
-    "XZZ": ((85, 68, 68), (255, 204, 0), "ZZ", "bolt", "Zip Zap"),
-    "XBF": ((136, 153, 119), (0, 0, 0), "BF", "ring", "Be Free"),
-    "XDM": ((68, 0, 136), (255, 255, 255), "DM", "cross", "Mission"),
+    # Translators: the special cards' short names, drawn on the cards (a few letters fit).
+    "XZZ": ((85, 68, 68), (255, 204, 0), "ZZ", "bolt", N_("Zip Zap")),
+    "XBF": ((136, 153, 119), (0, 0, 0), "BF", "ring", N_("Be Free")),
+    "XDM": ((68, 0, 136), (255, 255, 255), "DM", "cross", N_("Mission")),
 }
 # The kemps preset: plain cards, ranks and suits. Suit letter and shape carry the suit.
 KEMPS_SUITS: tuple[tuple[str, str, RGB], ...] = (
@@ -90,7 +89,7 @@ def _alien(
 
 def _mark(species: int) -> str:
     """The corner mark: number and initial, spaced so that Oozel's "12 O" never reads as 120."""
-    return f"{species} {ALIENS[species - 1][0]}"
+    return f"{species} {species_name(species)[:1]}"
 
 
 def _species_colour(species: int) -> RGB:
@@ -126,7 +125,7 @@ def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
     kind = special_kind(code)
     if kind is not None:
         fill, ink, letters, shape, caption = SPECIAL_FACES[kind]
-        return Face(fill, ink, letters, "", shape, caption=caption)
+        return Face(fill, ink, letters, "", shape, caption=T.gettext(caption))
     shown = species_shown(code, species_count)
     if len(shown) == 2:
         low, high = shown
@@ -143,7 +142,7 @@ def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
         corner = f"{rank}{letter}" if letter.isalpha() else f"{rank}/{letter}"
         return Face((250, 250, 245), ink, corner, rank, shape)
     fill = _species_colour(species)
-    name = ALIENS[species - 1]
+    name = species_name(species)
     return Face(fill, _ink(fill), _mark(species), "", "circle", caption=name, art=_single_art(species))
 
 
@@ -171,13 +170,14 @@ def hand_alt(
     species: int = 10,
 ) -> str:
     if not cards:
-        return "Your hand is empty."
+        return T.gettext("Your hand is empty.")
     items = [
-        _name(c, preset, species) + (" (can swap)" if playable is not None and c in playable else "")
+        T.gettext("{card} (can swap)", card=_name(c, preset, species))
+        if playable is not None and c in playable
+        else _name(c, preset, species)
         for c in cards
     ]
-    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
-    return fit_alt(f"Your hand, {count}: ", items)
+    return fit_alt(T.ngettext("Your hand, {n} card: ", "Your hand, {n} cards: ", len(cards)), items)
 
 
 def hand_picture(
@@ -207,9 +207,10 @@ def table_png(view: ZapTrapView) -> bytes:
 def table_alt(view: ZapTrapView) -> str:
     cards = view["table"]
     if not cards:
-        return "No cards face up on the table."
+        return T.gettext("No cards face up on the table.")
     names = [_name(c, view["preset"], view["species"]) for c in cards]
-    return fit_alt(f"Face up on the table, {len(cards)} cards: ", names)
+    prefix = T.ngettext("Face up on the table, {n} card: ", "Face up on the table, {n} cards: ", len(cards))
+    return fit_alt(prefix, names)
 
 
 def table_picture(view: ZapTrapView) -> Picture:
@@ -219,7 +220,7 @@ def table_picture(view: ZapTrapView) -> Picture:
 def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: each species' colour, corner letters and shape."""
     out = {
-        ALIENS[s - 1]: (_species_colour(s), _mark(s), SPECIES_SHAPES[s - 1])
+        species_name(s): (_species_colour(s), _mark(s), SPECIES_SHAPES[s - 1])
         for s in range(1, len(ALIENS) + 1)
     }
     return out | {
@@ -228,10 +229,7 @@ def palette() -> dict[str, tuple[RGB, str, str]]:
 
 
 def kemps_palette() -> dict[str, tuple[RGB, str, str]]:
-    return {
-        (SUIT_NAMES[i] if i < len(SUIT_NAMES) else f"suit {i + 1}"): (ink, letter, shape)
-        for i, (letter, shape, ink) in enumerate(KEMPS_SUITS)
-    }
+    return {suit_name(i): (ink, letter, shape) for i, (letter, shape, ink) in enumerate(KEMPS_SUITS)}
 
 
 __all__ = ["face", "hand_alt", "hand_picture", "hand_png", "table_alt", "table_picture", "table_png"]

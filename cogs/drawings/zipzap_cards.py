@@ -10,8 +10,29 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from cogs.drawings.cards import RGB, Face, Picture, fit_alt, hand_image, row_image
-from rules.zipzap.cards import SUIT_NAMES, card_name, is_zap, number_of, suit_of
+from cogs.texts import N_, Texts, join
+from rules.zipzap.cards import is_zap, number_of, suit_of
 from rules.zipzap.views import ZipZapView
+
+T = Texts(__name__)
+
+# A number card's name by suit, "red 4" (the number filled in); a suit's own name, "red".
+CARD_NAMES = {
+    # Translators: a Zip Zap card, a suit colour and its number ("red 4").
+    "R": N_("red {number}"),
+    "G": N_("green {number}"),
+    "B": N_("blue {number}"),
+    "Y": N_("yellow {number}"),
+    # Translators: a Zip Zap wild card (any colour follows it) and its number ("wild 7").
+    "W": N_("wild {number}"),
+}
+SUIT_NAMES = {
+    # Translators: a Zip Zap suit, as in "suits out of the game: red, green".
+    "R": N_("red"),
+    "G": N_("green"),
+    "B": N_("blue"),
+    "Y": N_("yellow"),
+}
 
 # meaning -> (fill, ink, letter, shape). Okabe & Ito's colour-blind-safe hues, checked under
 # simulated colour blindness in tests/drawings/test_colour_vision.py.
@@ -24,6 +45,19 @@ SUITS: dict[str, tuple[RGB, RGB, str, str]] = {
     "Z": ((25, 25, 25), (240, 228, 66), "Z", "bolt"),
 }
 PILE_SHOWN = 4  # the top card and the three under it: enough to see the run
+
+
+def card_name(code: str) -> str:
+    """A card in running text, in the language being drawn: "red 4", "wild 7", "Zap card"."""
+    if is_zap(code):
+        # Translators: each player's own special card in Zip Zap.
+        return T.gettext("Zap card")
+    return T.gettext(CARD_NAMES[suit_of(code)], number=number_of(code))
+
+
+def suit_name(suit: str) -> str:
+    """A solid suit's name ("R": "red")."""
+    return T.gettext(SUIT_NAMES[suit])
 
 
 def face(code: str) -> Face:
@@ -62,14 +96,19 @@ def _with_zap(cards: Sequence[str], playable: Collection[str] | None) -> Collect
 def hand_alt(cards: Sequence[str], playable: Collection[str] | None = None) -> str:
     """ "Your hand, 7 cards: red 4 (playable), green 9, … ." """
     marked = _with_zap(cards, playable)
-    items = [card_name(c) + (" (playable)" if marked is not None and c in marked else "") for c in cards]
-    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+    items = [
+        T.gettext("{card} (playable)", card=card_name(c))
+        if marked is not None and c in marked
+        else card_name(c)
+        for c in cards
+    ]
     if not cards:
-        return "Your hand is empty."
+        return T.gettext("Your hand is empty.")
     note = ""
     if marked is not None and not any(c in marked for c in cards):
-        note = "No card can be played now."
-    return fit_alt(f"Your hand, {count}: ", items, tail=note)
+        note = T.gettext("No card can be played now.")
+    head = T.ngettext("Your hand, {n} card: ", "Your hand, {n} cards: ", len(cards))
+    return fit_alt(head, items, tail=note)
 
 
 def hand_picture(cards: Sequence[str], playable: Collection[str] | None = None) -> Picture:
@@ -80,24 +119,32 @@ def _pile(view: ZipZapView) -> list[str]:
     return list(view["played"][-PILE_SHOWN:])
 
 
-def table_png(view: ZipZapView) -> bytes:
-    """The top of the pile: up to four cards, oldest left, the top card last and labelled."""
+def table_png(view: ZipZapView, top_label: str = "top") -> bytes:
+    """The top of the pile: up to four cards, oldest left, the top card last and labelled
+    ``top_label`` (made in the table's language before the drawing goes to a worker process:
+    ``top_word``)."""
     pile = _pile(view)
-    labels = [""] * (len(pile) - 1) + ["top"] if pile else []
+    labels = [""] * (len(pile) - 1) + [top_label] if pile else []
     return row_image([face(c) for c in pile], labels=labels)
+
+
+def top_word() -> str:
+    """The label under the top card of the pile's picture."""
+    # Translators: drawn under the card on top of the pile, in small letters.
+    return T.pgettext("picture", "top")
 
 
 def table_alt(view: ZipZapView) -> str:
     pile = _pile(view)
     if not pile:
-        return "The pile is empty: no card has been played this round."
-    top = f"Top of the pile: {card_name(pile[-1])}."
+        return T.gettext("The pile is empty: no card has been played this round.")
+    top = T.gettext("Top of the pile: {card}.", card=card_name(pile[-1]))
     if view["top"] is None or pile[-1] != view["top"]:
-        top = f"Last card played: {card_name(pile[-1])}."
+        top = T.gettext("Last card played: {card}.", card=card_name(pile[-1]))
     under = [card_name(c) for c in reversed(pile[:-1])]
     more = len(view["played"]) - len(pile)
-    text = top + (f" Under it: {', '.join(under)}." if under else "")
-    return text + (f" {more} more below." if more > 0 else "")
+    text = top + (" " + T.gettext("Under it: {cards}.", cards=join(under, style="unit")) if under else "")
+    return text + (" " + T.ngettext("{n} more below.", "{n} more below.", more) if more > 0 else "")
 
 
 def table_picture(view: ZipZapView) -> Picture:
@@ -111,8 +158,8 @@ def top_png(view: ZipZapView) -> bytes:
 
 def top_alt(view: ZipZapView) -> str:
     if view["top"] is None:
-        return "No card on the pile yet."
-    return f"Top of the pile: {card_name(view['top'])}."
+        return T.gettext("No card on the pile yet.")
+    return T.gettext("Top of the pile: {card}.", card=card_name(view["top"]))
 
 
 def top_picture(view: ZipZapView) -> Picture:
@@ -120,5 +167,5 @@ def top_picture(view: ZipZapView) -> Picture:
 
 
 def palette() -> dict[str, tuple[RGB, str, str]]:
-    """For the colour-vision test: each meaning's colour, letter and shape."""
-    return {SUIT_NAMES.get(k, "Zap"): (fill, letter, shape) for k, (fill, _, letter, shape) in SUITS.items()}
+    """For the colour-vision test: each meaning's colour, letter and shape, by suit letter."""
+    return {k: (fill, letter, shape) for k, (fill, _, letter, shape) in SUITS.items()}

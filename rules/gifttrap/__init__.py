@@ -31,8 +31,8 @@ from rules.gifttrap.options import (
     parse_options,
 )
 from rules.gifttrap.players import make_player
-from rules.gifttrap.state import GAME_KEY, GiftTrapState, seat_name
-from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS, Token
+from rules.gifttrap.state import GAME_KEY, GiftTrapState
+from rules.gifttrap.tokens import NO_MATCH, TOKEN_POINTS, TOKENS, Token
 from rules.gifttrap.views import (
     GiftTrapView,
     LaidOutGift,
@@ -43,12 +43,24 @@ from rules.gifttrap.views import (
     RevealedGift,
     TokenPlaces,
     TrappedGift,
+    Why,
 )
 
-# The rules as players read them, and the house rulings that hold whatever the options, in Markdown
-# beside this file (rules.md, rulings.md) so they read and review as text.
+# The rules as players read them, and the house rulings, in Markdown beside this file (rules.md,
+# rulings.md) so they read and review as text. rulings.md has a section per case: the track's length
+# (with its {track_length}), the rulings at every table, and those with or without the strategy cards.
 RULES_TEXT = packaged_text(__package__ or "rules.gifttrap", "rules.md")
-FIXED_RULINGS = markdown_items(packaged_text(__package__ or "rules.gifttrap", "rulings.md"))
+RULINGS: dict[str, list[str]] = {
+    heading.strip(): markdown_items(body)
+    for heading, _, body in (
+        part.partition("\n")
+        for part in packaged_text(__package__ or "rules.gifttrap", "rulings.md").split("\n## ")[1:]
+    )
+}
+TRACK_RULINGS = RULINGS["The track"]
+FIXED_RULINGS = RULINGS["At every table"]
+STRATEGY_RULINGS = RULINGS["With the strategy cards"]
+NO_STRATEGY_RULINGS = RULINGS["Without the strategy cards"]
 
 __all__ = [
     "DEFAULT_TRACK_LENGTH",
@@ -56,13 +68,11 @@ __all__ = [
     "GIFTS_FILE",
     "GO",
     "NO_MATCH",
-    "NO_MATCH_LABEL",
     "PACKS",
     "PACK_GIFTS",
     "PRICES",
     "RULES_TEXT",
     "TOKENS",
-    "TOKEN_LABELS",
     "TOKEN_POINTS",
     "Gift",
     "GiftTrap",
@@ -79,9 +89,9 @@ __all__ = [
     "Token",
     "TokenPlaces",
     "TrappedGift",
+    "Why",
     "load_gifts",
     "parse_action",
-    "seat_name",
     "validate_deal",
 ]
 
@@ -143,26 +153,9 @@ class GiftTrap(Game[GiftTrapState]):
     def house_rulings(self, options: Any) -> list[str]:
         if options is None:
             options = GiftTrapOptions()
-        rulings = [
-            f"The track runs from GO (0) to GIFTED ({options.track_length}) (table option; 20 by default).",
-            *FIXED_RULINGS,
-        ]
-        if options.strategy_cards:
-            rulings += [
-                "Give More is optional: it goes with one of your gifts each round and doubles only your own "
-                "(the giver's) move for that gift.",
-                "Get More is optional: it goes under one giver's gift each round, chosen before anything is "
-                "revealed, and doubles only your own (the receiver's) move for that gift; both cards may "
-                "double the same gift.",
-                "Doubling applies to losses too: a doubled NO WAY moves that marker back 8.",
-                "GiftTRAP may be played from the moment the gifts are laid out until the last gift is "
-                "revealed, even after you are ready; the button stays open all round.",
-                "A gift under a GiftTRAP card scores nothing for anyone from then on this round, NO MATCH "
-                "included; points already scored from it stand.",
-                "Only one GiftTRAP card can be on a gift.",
-            ]
-        else:
-            rulings.append("Strategy cards (Give More, Get More and GiftTRAP) are out of play at this table.")
+        rulings = [r.format(track_length=options.track_length) for r in TRACK_RULINGS]
+        rulings += FIXED_RULINGS
+        rulings += STRATEGY_RULINGS if options.strategy_cards else NO_STRATEGY_RULINGS
         return rulings
 
 

@@ -58,6 +58,4 @@ def parse_action(action: Action) -> Move:
             return Move("rank", space=n, token=token)
     if verb in ("unrank", "gifttrap") and len(parts) == 2 and (n := _number(parts[1])) is not None:
         return Move(verb, space=n)
-    raise IllegalAction(
-        f"'{action}' is not a GiftTRAP action: try 'give-1-3', 'rank-great-2', 'ready' or 'gifttrap-4'."
-    )
+    raise IllegalAction("not_an_action", action=action)

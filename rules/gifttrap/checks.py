@@ -1,6 +1,6 @@
-"""What a seat may do now in GiftTRAP: the legal actions, and for anything else the sentence that
-says why not. Nothing here changes the table: GiftTrapState (state.py) builds on these checks and
-applies what they allow.
+"""What a seat may do now in GiftTRAP: the legal actions, and for anything else the refusal's code
+and details (the cog words them: cogs/gifttrap.py). Nothing here changes the table: GiftTrapState
+(state.py) builds on these checks and applies what they allow.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from rules.base import Action, IllegalAction
 from rules.gifttrap.actions import Move
 from rules.gifttrap.gifts import GIFTS, PACKS, Gift
 from rules.gifttrap.options import GiftTrapOptions
-from rules.gifttrap.tokens import TOKEN_LABELS, TOKENS, Token
+from rules.gifttrap.tokens import TOKENS, Token
 from rules.gifttrap.views import Phase, TokenPlaces, TrappedGift
 
 
@@ -37,9 +37,6 @@ class Checks:
 
     def gift_at(self, space: int) -> Gift:
         return GIFTS[self.layout[space - 1]]
-
-    def gift_label(self, space: int) -> str:
-        return f"gift {space} ({self.gift_at(space).label})"
 
     def is_trapped(self, space: int) -> bool:
         return any(t["space"] == space for t in self.trapped)
@@ -102,101 +99,97 @@ class Checks:
     # -- checking -----------------------------------------------------------------------------
 
     def _check(self, seat: int | None, move: Move) -> None:
-        """Raise IllegalAction with a reason if the move is not allowed now; changes nothing."""
+        """Raise IllegalAction (a code and its details) if the move is not allowed now; changes nothing."""
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         verb = move.verb
         if verb in ("fill", "reveal"):
             if seat is not None:
-                raise IllegalAction("Only the referee fills in choices or turns up the next gift.")
+                raise IllegalAction("referee_only")
             wanted = "choosing" if verb == "fill" else "reveal"
             if self.phase != wanted:
-                raise IllegalAction(f"There is nothing to {'fill in' if verb == 'fill' else 'reveal'} now.")
+                raise IllegalAction("nothing_to_fill" if verb == "fill" else "nothing_to_reveal")
             return
         if seat is not None and not 0 <= seat < self.players:
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction("not_at_table", seat=seat)
         if verb == "next":
             if self.phase != "between_rounds":
-                raise IllegalAction("The round is still going: the next round starts after the reveal.")
+                raise IllegalAction("round_going")
             return
         if verb == "pack":
             self._check_pack(seat, move)
             return
         if seat is None:
-            raise IllegalAction("Only a player can do that.")
+            raise IllegalAction("players_only")
         if verb == "gifttrap":
             self._check_gifttrap(seat, move)
             return
         if self.phase != "choosing":
-            raise IllegalAction(self._not_choosing_reason())
+            raise IllegalAction(self._not_choosing_code())
         if self.ready[seat]:
-            raise IllegalAction("You are ready: your choices are locked in for this round.")
+            raise IllegalAction("locked_in")
         if verb in ("givemore", "getmore") and not self.options.strategy_cards:
-            raise IllegalAction("Strategy cards are not in play at this table.")
+            raise IllegalAction("no_strategy_cards")
         if verb == "give":
             self._check_give(seat, move)
         elif verb == "givemore":
-            self._check_card_on(seat, move.seat, "Give More", "with the gift for", self.give_more[seat])
+            self._check_card_on(seat, move.seat, "give_more", self.give_more[seat])
         elif verb == "getmore":
-            self._check_card_on(seat, move.seat, "Get More", "under the gift from", self.get_more[seat])
+            self._check_card_on(seat, move.seat, "get_more", self.get_more[seat])
         elif verb == "rank":
             self._check_rank(seat, move)
         elif verb == "unrank":
             assert move.space is not None
             self._check_space(move.space)
             if move.space not in self.ranks[seat].values():
-                raise IllegalAction(f"You have no token on gift {move.space}.")
+                raise IllegalAction("no_token", space=move.space)
         elif verb == "ready":
             self._check_ready(seat)
 
-    def _not_choosing_reason(self) -> str:
+    def _not_choosing_code(self) -> str:
         if self.phase == "pack":
-            return "The gifts are not laid out yet: the dealer is picking the pack."
+            return "not_laid_out"
         if self.phase == "reveal":
-            return "The reveal has begun: choices are locked in until the next round."
-        return "The round is over: choices open again when the next round's gifts are laid out."
+            return "reveal_begun"
+        return "round_over"
 
     def _check_pack(self, seat: int | None, move: Move) -> None:
         if self.phase != "pack":
-            raise IllegalAction("The pack for this round is already picked.")
+            raise IllegalAction("pack_picked")
         if seat is not None and seat != self.dealer:
-            raise IllegalAction("Only the dealer picks the pack this round.")
+            raise IllegalAction("dealer_only")
         if move.pack not in PACKS:
-            raise IllegalAction("Pick pack 1, 2, 3 or 4 ($ to $$$$).")
+            raise IllegalAction("no_such_pack", pack=move.pack)
 
     def _check_space(self, space: int) -> None:
         if not 1 <= space <= self.spaces:
-            raise IllegalAction(f"There is no gift {space}: the gifts are numbered 1 to {self.spaces}.")
+            raise IllegalAction("no_such_gift", space=space, spaces=self.spaces)
 
     def _check_give(self, seat: int, move: Move) -> None:
         assert move.seat is not None and move.space is not None
         receiver, space = move.seat, move.space
         if receiver == seat:
-            raise IllegalAction("You can't give a gift to yourself: give one to each other player.")
+            raise IllegalAction("give_to_self")
         if not 0 <= receiver < self.players:
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction("no_such_seat", seat=receiver)
         self._check_space(space)
         if self.gives[seat][receiver] == space:
-            raise IllegalAction(f"You are already giving that player gift {space}.")
+            raise IllegalAction("already_giving", space=space, seat=receiver)
         if space in self.gives[seat]:
-            raise IllegalAction(
-                f"You already give gift {space} to another player: you can give each gift only once. "
-                "Give that player a different gift first."
-            )
+            raise IllegalAction("gift_given", space=space, seat=self.gives[seat].index(space))
 
-    def _check_card_on(
-        self, seat: int, other: int | None, card: str, where: str, current: int | None
-    ) -> None:
+    def _check_card_on(self, seat: int, other: int | None, card: str, current: int | None) -> None:
+        """``card``: "give_more" or "get_more"."""
         if other is None:
             if current is None:
-                raise IllegalAction(f"Your {card} card is not in play, so there is nothing to take back.")
+                raise IllegalAction("card_not_played", card=card)
             return
         if other == seat:
-            raise IllegalAction(f"You can't put {card} on yourself: put it {where} another player.")
+            raise IllegalAction("card_on_self", card=card)
         if not 0 <= other < self.players:
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction("no_such_seat", seat=other)
         if current == other:
-            raise IllegalAction(f"Your {card} card is already {where} that player.")
+            raise IllegalAction("card_already_there", card=card, seat=other)
 
     def _check_rank(self, seat: int, move: Move) -> None:
         assert move.space is not None and move.token is not None
@@ -204,32 +197,24 @@ class Checks:
         for token, space in self.ranks[seat].items():
             if space == move.space:
                 if token == move.token:
-                    raise IllegalAction(f"Your {TOKEN_LABELS[token]} token is already on gift {space}.")
-                raise IllegalAction(
-                    f"Your {TOKEN_LABELS[token]} token is already on gift {space}: "
-                    "each token goes on a different gift."
-                )
+                    raise IllegalAction("token_already_there", token=token, space=space)
+                raise IllegalAction("gift_has_token", token=token, space=space, wanted=move.token)
 
     def _check_ready(self, seat: int) -> None:
-        missing = []
-        gives = len(self.to_give(seat))
-        if gives:
-            missing.append(f"give {gives} more gift{'s' if gives > 1 else ''}")
+        gives = self.to_give(seat)
         tokens = self.to_rank(seat)
-        if tokens:
-            labels = [TOKEN_LABELS[t].split()[0] for t in tokens]
-            missing.append(f"place your {', '.join(labels)} token{'s' if len(tokens) > 1 else ''}")
-        if missing:
-            raise IllegalAction("Before you are ready, " + " and ".join(missing) + ".")
+        if gives or tokens:
+            # receivers: the seats still without a gift; tokens: the tokens not yet placed.
+            raise IllegalAction("not_complete", receivers=gives, tokens=tokens)
 
     def _check_gifttrap(self, seat: int, move: Move) -> None:
         if not self.options.strategy_cards:
-            raise IllegalAction("Strategy cards are not in play at this table.")
+            raise IllegalAction("no_strategy_cards")
         if self.trap_used[seat]:
-            raise IllegalAction("You have already used your GiftTRAP card: it is once a game.")
+            raise IllegalAction("gifttrap_used")
         if self.phase not in ("choosing", "reveal"):
-            raise IllegalAction("GiftTRAP goes on a gift on the table: wait for the next round's gifts.")
+            raise IllegalAction("no_gifts_out")
         assert move.space is not None
         self._check_space(move.space)
         if self.is_trapped(move.space):
-            raise IllegalAction(f"Gift {move.space} already has a GiftTRAP card on it.")
+            raise IllegalAction("already_trapped", space=move.space)

@@ -4,17 +4,20 @@ A round: the dealer picks a pack (a price tier), players + 1 gifts are laid out 
 everyone secretly gives each other player one gift and secretly ranks the gifts with four tokens,
 then the table reveals every received gift, one at a time, moving the GIVE and GET markers.
 
-Seats are 0-based everywhere (actions, views, event data); event *texts* call another seat
-"seat N" with N 1-based, as a renderer without names would; renderers should prefer the data.
+Seats are 0-based everywhere (actions, views, event data). Events, refusals and the result are
+data only (a kind or code and its details, never a sentence or a name): the cog words them
+(cogs/gifttrap.py) in the reader's language.
 The actions are listed in actions.py; what each seat may do now, and why anything else is refused,
 is in checks.py (GiftTrapState builds on it); what each seat may see is typed in views.py.
 
 Event kinds (all public; ``data`` per kind):
 - ``round_start`` {round, dealer}; ``pack`` {round, pack, price, layout: [gift ids], by_referee}.
 - ``ready`` {seat}; ``filled`` {seat} (no detail of what was filled in); ``reveal_start`` {order}.
-- ``ranking`` {seat, ranks}; ``gift`` (one revealed gift: a RevealedGift, views.py).
+- ``ranking`` {seat, ranks, gifts: token -> gift id (missing in older records)};
+  ``gift`` (one revealed gift: a RevealedGift, views.py).
 - ``gifttrap`` {seat, space, gift, during: "choosing"|"reveal"}.
-- ``round_over`` {round, give_track, get_track, winners}; ``game_over`` {winners, give_track, get_track}.
+- ``round_over`` {round, give_track, get_track, winners};
+  ``game_over`` {round, winners, give_track, get_track} (``round`` is missing in older records).
 The private choices (give, rank, Give More, Get More) produce no event at all.
 """
 
@@ -28,7 +31,6 @@ from rules.base import (
     JSON,
     Action,
     Event,
-    IllegalAction,
     Placement,
     QuietAction,
     Result,
@@ -38,7 +40,7 @@ from rules.gifttrap.actions import parse_action
 from rules.gifttrap.checks import Checks
 from rules.gifttrap.gifts import GIFTS, PACK_GIFTS, PACKS, PRICES
 from rules.gifttrap.options import GO, GiftTrapOptions, options_to_json, parse_options
-from rules.gifttrap.tokens import NO_MATCH, NO_MATCH_LABEL, TOKEN_LABELS, TOKEN_POINTS, TOKENS
+from rules.gifttrap.tokens import NO_MATCH, TOKEN_POINTS
 from rules.gifttrap.views import (
     GiftTrapView,
     LaidOutGift,
@@ -48,6 +50,7 @@ from rules.gifttrap.views import (
     RevealedGift,
     TokenPlaces,
     TrappedGift,
+    Why,
 )
 
 GAME_KEY: Final = "gifttrap"
@@ -66,10 +69,6 @@ class StoredRound(TypedDict):
     give_track: list[int]
     get_track: list[int]
     winners: list[int]
-
-
-def seat_name(seat: int) -> str:
-    return f"seat {seat + 1}"
 
 
 class GiftTrapState(Checks, State[GiftTrapView]):
@@ -130,14 +129,8 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         self.pack = None
         self.layout = []
         self._clear_choices()
-        events.append(
-            Event(
-                "round_start",
-                f"deals round {self.round} and picks the pack.",
-                self.dealer,
-                {"round": self.round, "dealer": self.dealer},
-            )
-        )
+        data = {"round": self.round, "dealer": self.dealer}
+        events.append(Event("round_start", seat=self.dealer, data=data))
 
     def default_pack(self) -> int:
         return self._rng("pack").choice(PACKS)
@@ -161,20 +154,14 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         self.layout = list(layout)
         self.seen += [g for g in layout if g not in self.seen]
         self.phase = "choosing"
-        price = PRICES[pack]
-        names = ", ".join(f"{n}. {GIFTS[g].label}" for n, g in enumerate(layout, 1))
         data = {
             "round": self.round,
             "pack": pack,
-            "price": price,
+            "price": PRICES[pack],
             "layout": list(layout),
             "by_referee": by_referee,
         }
-        if by_referee:
-            text = f"Time is up: the referee picks the {price} pack. The gifts: {names}."
-            events.append(Event("pack", text, None, data))
-        else:
-            events.append(Event("pack", f"picked the {price} pack. The gifts: {names}.", self.dealer, data))
+        events.append(Event("pack", seat=None if by_referee else self.dealer, data=data))
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -204,7 +191,7 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         elif verb == "ready":
             assert seat is not None
             self.ready[seat] = True
-            events.append(Event("ready", "is ready.", seat, {"seat": seat}))
+            events.append(Event("ready", seat=seat, data={"seat": seat}))
             self._maybe_start_reveal(events)
         elif verb == "fill":
             self._fill(events)
@@ -236,9 +223,7 @@ class GiftTrapState(Checks, State[GiftTrapView]):
                 free = [n for n in range(1, self.spaces + 1) if n not in self.ranks[seat].values()]
                 self.ranks[seat][token] = rng.choice(free)
             self.ready[seat] = self.filled[seat] = True
-            events.append(
-                Event("filled", "ran out of time: the referee completed their choices.", seat, {"seat": seat})
-            )
+            events.append(Event("filled", seat=seat, data={"seat": seat}))
         self._maybe_start_reveal(events)
 
     def _maybe_start_reveal(self, events: list[Event]) -> None:
@@ -251,28 +236,15 @@ class GiftTrapState(Checks, State[GiftTrapView]):
             for k in range(1, n)
         ]
         self.phase = "reveal"
-        events.append(
-            Event(
-                "reveal_start",
-                "Everyone is ready: the gifts are revealed one at a time, the dealer's first.",
-                None,
-                {"order": [list(pair) for pair in self.reveal_order]},
-            )
-        )
+        events.append(Event("reveal_start", data={"order": [list(pair) for pair in self.reveal_order]}))
 
     def _gifttrap(self, seat: int, space: int, events: list[Event]) -> None:
         self.trap_used[seat] = True
         gift = self.gift_at(space)
         during = self.phase
         self.trapped.append({"space": space, "gift": gift.id, "seat": seat, "at": len(self.revealed)})
-        events.append(
-            Event(
-                "gifttrap",
-                f"shouts GiftTRAP on {self.gift_label(space)}: from now on nobody scores from it this round.",
-                seat,
-                {"seat": seat, "space": space, "gift": gift.id, "during": during},
-            )
-        )
+        data = {"seat": seat, "space": space, "gift": gift.id, "during": during}
+        events.append(Event("gifttrap", seat=seat, data=data))
 
     def _move(self, track: list[int], seat: int, amount: int) -> int:
         before = track[seat]
@@ -284,12 +256,9 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         if not self.ranking_shown[receiver]:
             self.ranking_shown[receiver] = True
             ranks = dict(self.ranks[receiver])
-            text = ", ".join(f"{TOKEN_LABELS[t]} on {self.gift_label(ranks[t])}" for t in TOKENS)
-            events.append(
-                Event(
-                    "ranking", f"turns up their tokens: {text}.", receiver, {"seat": receiver, "ranks": ranks}
-                )
-            )
+            gifts = {token: self.layout[space - 1] for token, space in ranks.items()}
+            data = {"seat": receiver, "ranks": ranks, "gifts": gifts}
+            events.append(Event("ranking", seat=receiver, data=data))
         space = self.gives[giver][receiver]
         assert space is not None
         gift = self.gift_at(space)
@@ -298,17 +267,17 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         give_more = self.give_more[giver] == receiver
         get_more = self.get_more[receiver] == giver
         trapped = self.is_trapped(space)
-        why: list[str] = []
+        why: list[Why] = []
         if trapped:
             receiver_points = giver_points = 0
-            why.append("A GiftTRAP card is on this gift, so nobody scores from it.")
+            why.append("gifttrap")
         else:
             receiver_points = points * (2 if get_more else 1)
             giver_points = points * (2 if give_more else 1)
             if give_more:
-                why.append("The giver's Give More card doubles the giver's move.")
+                why.append("give_more")
             if get_more:
-                why.append("The receiver's Get More card doubles the receiver's move.")
+                why.append("get_more")
         receiver_moved = self._move(self.get_track, receiver, receiver_points)
         giver_moved = self._move(self.give_track, giver, giver_points)
         record: RevealedGift = {
@@ -332,25 +301,7 @@ class GiftTrapState(Checks, State[GiftTrapView]):
             "why": why,
         }
         self.revealed.append(record)
-        label = NO_MATCH_LABEL if token is None else TOKEN_LABELS[token]
-        giver_name = seat_name(giver)
-        if trapped:
-            outcome = f"{label}, but a GiftTRAP card is on it, so nobody moves"
-        else:
-            cards = [c for c, on in (("Give More", give_more), ("Get More", get_more)) if on]
-            doubled = f" ({' and '.join(cards)} doubled)" if cards else ""
-            outcome = (
-                f"{label}{doubled}. Their GET {receiver_points:+d} to {record['get']}, "
-                f"{giver_name}'s GIVE {giver_points:+d} to {record['give']}"
-            )
-        events.append(
-            Event(
-                "gift",
-                f"unwraps {self.gift_label(space)} from {giver_name}: {outcome}.",
-                receiver,
-                _copy_json(record),
-            )
-        )
+        events.append(Event("gift", seat=receiver, data=_copy_json(record)))
         if len(self.revealed) == len(self.reveal_order):
             self._end_round(events)
 
@@ -378,9 +329,7 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         events.append(
             Event(
                 "round_over",
-                f"Round {self.round} is over.",
-                None,
-                {
+                data={
                     "round": self.round,
                     "give_track": list(self.give_track),
                     "get_track": list(self.get_track),
@@ -395,9 +344,8 @@ class GiftTrapState(Checks, State[GiftTrapView]):
             events.append(
                 Event(
                     "game_over",
-                    f"The game is over. {result.summary}",
-                    None,
-                    {
+                    data={
+                        "round": self.round,
                         "winners": list(self.winners),
                         "give_track": list(self.give_track),
                         "get_track": list(self.get_track),
@@ -486,51 +434,8 @@ class GiftTrapState(Checks, State[GiftTrapView]):
             Placement(s, 1 if s in self.winners else 1 + sum(1 for o in scores if o > own), own)
             for s, own in enumerate(scores)
         )
-        if len(self.winners) == 1:
-            summary = f"One player has both markers on GIFTED after round {self.round} and wins."
-        else:
-            summary = (
-                f"{len(self.winners)} players have both markers on GIFTED after round {self.round} "
-                "and share the win."
-            )
-        return Result(placements, summary)
-
-    def describe(self, action: Action) -> str:
-        try:
-            move = parse_action(action)
-        except IllegalAction:
-            return action
-        verb = move.verb
-        if verb == "pack":
-            return f"pick the {PRICES.get(move.pack or 0, '?')} pack"
-        if verb in ("give", "rank", "unrank", "gifttrap") and (
-            move.space is None or not 1 <= move.space <= self.spaces
-        ):
-            return action
-        if verb == "give":
-            assert move.seat is not None and move.space is not None
-            return f"give {self.gift_label(move.space)} to {seat_name(move.seat)}"
-        if verb == "rank":
-            assert move.token is not None and move.space is not None
-            return f"put {TOKEN_LABELS[move.token]} on {self.gift_label(move.space)}"
-        if verb == "unrank":
-            assert move.space is not None
-            return f"take your token off {self.gift_label(move.space)}"
-        if verb == "gifttrap":
-            assert move.space is not None
-            return f"shout GiftTRAP on {self.gift_label(move.space)}"
-        if verb in ("givemore", "getmore"):
-            card = "Give More" if verb == "givemore" else "Get More"
-            if move.seat is None:
-                return f"take back your {card} card"
-            where = "with your gift for" if verb == "givemore" else "under the gift from"
-            return f"put {card} {where} {seat_name(move.seat)}"
-        return {
-            "ready": "lock in your choices",
-            "next": "start the next round",
-            "fill": "fill in the choices of everyone not ready",
-            "reveal": "reveal the next gift",
-        }[verb]
+        # "gifted": the winners have both markers on GIFTED at the end of round ``round``.
+        return Result(placements, how="gifted", details={"round": self.round, "winners": list(self.winners)})
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -585,13 +490,17 @@ class GiftTrapState(Checks, State[GiftTrapView]):
         state.trap_used = list(data["trap_used"])
         state.trapped = _copy_json(data["trapped"])
         state.reveal_order = [list(p) for p in data["reveal_order"]]
-        state.revealed = _copy_json(data["revealed"])
+        state.revealed = [_legacy_data(r) for r in _copy_json(data["revealed"])]
         state.ranking_shown = list(data["ranking_shown"])
         state.give_track = list(data["give_track"])
         state.get_track = list(data["get_track"])
         state.history = _copy_json(data["history"])
         state.winners = list(data["winners"])
-        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        # Events as data only: a ``text`` stored by the code before the catalogs is dropped.
+        state.opening_events = [
+            Event(e["kind"], seat=e.get("seat"), data=_legacy_data(dict(e.get("data") or {})))
+            for e in data.get("opening_events", [])
+        ]
         return state
 
 
@@ -609,6 +518,22 @@ def _past(record: RevealedGift) -> PastGift:
         "receiver_points": record["receiver_points"],
         "giver_points": record["giver_points"],
     }
+
+
+# The reasons a revealed gift's moves differ from its token, as stored before they were codes.
+LEGACY_WHY: Final[dict[str, Why]] = {
+    "A GiftTRAP card is on this gift, so nobody scores from it.": "gifttrap",
+    "The giver's Give More card doubles the giver's move.": "give_more",
+    "The receiver's Get More card doubles the receiver's move.": "get_more",
+}
+
+
+def _legacy_data(data: Any) -> Any:
+    """A revealed gift (or an event's data) as stored by the code before the catalogs: its ``why``
+    sentences become codes. Anything else is returned as it is."""
+    if isinstance(data, dict) and isinstance(data.get("why"), list):
+        data["why"] = [LEGACY_WHY.get(w, w) for w in data["why"]]
+    return data
 
 
 def _copy_json(value: Any) -> Any:

@@ -11,9 +11,7 @@ from typing import Literal, TypeGuard
 Token = Literal["great", "good", "ok", "noway"]
 TOKENS: tuple[Token, ...] = ("great", "good", "ok", "noway")
 TOKEN_POINTS = {"great": 3, "good": 2, "ok": 1, "noway": -4}
-TOKEN_LABELS = {"great": "GREAT +3", "good": "GOOD +2", "ok": "OK +1", "noway": "NO WAY −4"}
-NO_MATCH = -1
-NO_MATCH_LABEL = "NO MATCH −1"
+NO_MATCH = -1  # what a received gift with none of the receiver's tokens on it scores
 
 
 def is_token(name: str) -> TypeGuard[Token]:

@@ -13,6 +13,9 @@ from rules.gifttrap.tokens import Token
 
 # "pack" (the dealer picks), "choosing", "reveal", "between_rounds" or "over".
 Phase = Literal["pack", "choosing", "reveal", "between_rounds", "over"]
+# Why a revealed gift's moves differ from its token: a GiftTRAP card on it (nobody moves), the
+# giver's Give More card (the giver's move doubled), the receiver's Get More card (theirs doubled).
+Why = Literal["gifttrap", "give_more", "get_more"]
 # Where a player's tokens are: token -> space (only the tokens placed so far while choosing).
 TokenPlaces = dict[Token, int]
 
@@ -56,7 +59,7 @@ class RevealedGift(TypedDict):
     giver_moved: int
     get: int  # the receiver's GET marker after the move
     give: int  # the giver's GIVE marker after the move
-    why: list[str]  # the doubling and GiftTRAP reasons, as sentences
+    why: list[Why]  # the GiftTRAP and doubling reasons, in that order
 
 
 class PastGift(TypedDict):

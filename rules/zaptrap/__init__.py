@@ -20,16 +20,13 @@ import re
 from typing import Any, ClassVar
 
 from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
-from rules.words import plural
 from rules.zaptrap.actions import parse_action
 from rules.zaptrap.cards import (
     GESTURES,
     TABLE_SIZE,
     best_set,
-    card_name,
     is_card_code,
     sort_hand,
-    species_name,
     species_shown,
 )
 from rules.zaptrap.options import ZapTrapOptions, options_to_json, parse_options
@@ -45,11 +42,9 @@ __all__ = [
     "ZapTrapState",
     "ZapTrapView",
     "best_set",
-    "card_name",
     "is_card_code",
     "parse_action",
     "sort_hand",
-    "species_name",
     "species_shown",
 ]
 
@@ -69,9 +64,26 @@ def _sections(text: str) -> list[list[str]]:
 CARD_RULINGS, CALL_RULINGS, PENALTY_RULINGS, SIGNAL_RULINGS = _sections(packaged_text(_PACKAGE, "rulings.md"))
 
 
+def _keyed(text: str) -> dict[str, str]:
+    """The paragraph under each ``## key`` heading, by key (line breaks read as spaces)."""
+    parts = re.split(r"^## (\w+)$", text, flags=re.MULTILINE)[1:]
+    return {key: " ".join(body.split()) for key, body in zip(parts[::2], parts[1::2], strict=True)}
+
+
+# The rulings that depend on the options, as templates filled in by house_rulings().
+OPTION_RULINGS = _keyed(packaged_text(_PACKAGE, "option_rulings.md"))
+
+
+def _counted(count: int | None, none: str, one: str, many: str) -> str:
+    """ "no double cards", "1 double card", "2 double cards" (option_rulings.md)."""
+    if not count:
+        return OPTION_RULINGS[none]
+    return OPTION_RULINGS[one if count == 1 else many].format(count=count)
+
+
 class ZapOrTrap(Game[ZapTrapState]):
     key: ClassVar[str] = KEY
-    title: ClassVar[str] = "Zap or Trap"
+    title: ClassVar[str] = "Zap or Trap"  # text: the game's name, a proper noun in every language
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     timers: ClassVar[dict[str, dict[str, float | None]]] = {
@@ -131,36 +143,19 @@ class ZapOrTrap(Game[ZapTrapState]):
         o: ZapTrapOptions = options
         total = len(o.deck())
         if o.preset == "kemps":
-            deck = (
-                f"Classic Kemps preset: {o.species} ranks × {o.copies} suits, hands of {o.hand_size}, "
-                f"{'no double cards' if not o.doubles else plural(o.doubles, 'double card')} and "
-                f"{'no special cards' if not o.specials else plural(o.specials, 'special card')} "
-                f"({total} cards)."
-            )
+            doubles = _counted(o.doubles, "no_doubles", "one_double", "doubles")
+            specials = _counted(o.specials, "no_specials", "one_special", "specials")
+            deck = OPTION_RULINGS["deck_kemps"].format(
+                species=o.species, copies=o.copies, hand_size=o.hand_size, doubles=doubles, specials=specials,
+                total=total,
+            )  # fmt: skip
         else:
-            deck = (
-                f"The deck: {o.species} alien species × {o.copies} single cards, {o.doubles} double card(s) "
-                f"for each neighbouring pair in a ring (1+2 … {o.species}+1) and {o.specials} of each of "
-                f"the three special cards: {total} cards; hands of {o.hand_size}."
-            )
-        if o.lull == "auto":
-            lull = (
-                "Lull: the dealer may clear the four table cards and deal four more at any time, and the "
-                "referee does it after the lull timer (10 s at relaxed speed) passes with no action at the "
-                "table (a gesture also restarts the count)."
-            )
-        else:
-            lull = (
-                "Lull: only the dealer clears the four table cards and deals four more; the referee steps "
-                "in only after a long quiet time, so an absent dealer cannot hang the table."
-            )
-        wrong = (
-            "Individual game: wrong targets (ZAP on anyone but the player on your right, TRAP on the "
-            "player on your right) are refused (table option)."
-            if o.refuse_wrong_targets
-            else "Individual game: wrong targets (ZAP on anyone but the player on your right, TRAP on "
-            "the player on your right) are allowed and penalised: every other player gets 2."
-        )
+            deck = OPTION_RULINGS["deck"].format(
+                species=o.species, copies=o.copies, doubles=o.doubles, specials=o.specials, total=total,
+                hand_size=o.hand_size,
+            )  # fmt: skip
+        lull = OPTION_RULINGS["lull_auto" if o.lull == "auto" else "lull_dealer"]
+        wrong = OPTION_RULINGS["wrong_refused" if o.refuse_wrong_targets else "wrong_penalised"]
         return [
             deck,
             *CARD_RULINGS,
@@ -168,9 +163,8 @@ class ZapOrTrap(Game[ZapTrapState]):
             *CALL_RULINGS,
             wrong,
             *PENALTY_RULINGS,
-            f"The game is played to {o.target} points (table option).",
-            f"Secret signals: a palette of {len(GESTURES)} gestures; before each round every team (or "
-            "player) privately picks its real signal, and may change it every round.",
+            OPTION_RULINGS["target"].format(target=o.target),
+            OPTION_RULINGS["palette"].format(gestures=len(GESTURES)),
             *SIGNAL_RULINGS,
         ]
 
@@ -199,11 +193,11 @@ def validate_deal(state: ZapTrapState, deal: JSON) -> list[str] | None:
     if missing or extra or twice:
         problems = []
         if missing:
-            problems.append(f"missing {', '.join(missing)}")
+            problems.append(f"missing {', '.join(missing)}")  # text: a scenario's error
         if extra:
-            problems.append(f"not in this deck {', '.join(extra)}")
+            problems.append(f"not in this deck {', '.join(extra)}")  # text: a scenario's error
         if twice:
-            problems.append(f"dealt twice {', '.join(twice)}")
+            problems.append(f"dealt twice {', '.join(twice)}")  # text: a scenario's error
         raise ValueError("The deal must hold every card exactly once: " + "; ".join(problems) + ".")
     if "dealer" in deal:
         dealer = deal["dealer"]

@@ -1,4 +1,5 @@
-"""Zap or Trap's actions: short strings in the game's notation, how they are read and named.
+"""Zap or Trap's actions: short strings in the game's notation, and how they are read (the cog
+names them for people).
 
 Actions (letters, digits, "-" only):
 - "signal-think": during the signals phase, choose your side's real secret signal (any gesture id of
@@ -14,8 +15,6 @@ Actions (letters, digits, "-" only):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.base import Action, IllegalAction
 from rules.zaptrap.cards import GESTURES, is_card_code
 
@@ -28,38 +27,12 @@ def parse_action(action: Action) -> tuple[str, str]:
     head, dash, rest = action.partition("-")
     if dash and head in ("gesture", "signal"):
         if rest not in GESTURES:
-            raise IllegalAction(f"'{rest}' is not one of the gestures: choose from {', '.join(GESTURES)}.")
+            raise IllegalAction("unknown_gesture", gesture=rest)
         return head, rest
     if dash and head in ("ZAP", "TRAP"):
         if not rest.isdigit() or len(rest) > 2:
-            raise IllegalAction(f"Write a call as '{head}-' and a seat number, such as '{head}-2'.")
+            raise IllegalAction("bad_call", call=head)
         return head, rest
     if dash and head.startswith("S") and len(head) > 1 and is_card_code(head[1:]) and is_card_code(rest):
         return "swap", f"{head[1:]}-{rest}"
-    raise IllegalAction(
-        f"'{action}' is not a Zap or Trap action: swap with 'S3a-7c', gesture with 'gesture-wink', "
-        "or call with 'ZAP-2' or 'TRAP-2'."
-    )
-
-
-def describe_action(action: Action, card_name: Callable[[str], str]) -> str:
-    """A player-readable name for an action ("swap your Glorp for the Zibble"); ``card_name``
-    names a card code at this table."""
-    try:
-        kind, arg = parse_action(action)
-    except IllegalAction:
-        return action
-    if kind == "swap":
-        give, take = arg.split("-")
-        return f"swap your {card_name(give)} for the {card_name(take)}"
-    if kind == "gesture":
-        return f"make {GESTURES[arg]}"
-    if kind == "signal":
-        return f"choose {GESTURES[arg]} as your secret signal"
-    if kind in ("ZAP", "TRAP"):
-        return f"call {kind} on seat {int(arg) + 1}"
-    return {
-        "deal": "clear the table and deal four new cards",
-        "next": "start the next round",
-        "signals": "close the signal choice",
-    }[kind]
+    raise IllegalAction("unknown_action", action=action)

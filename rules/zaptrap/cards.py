@@ -8,7 +8,8 @@ Card codes (every copy has its own code, so the referee always knows which card 
 - the special cards are "XZZ" (Zip Zap, Don't Come Back), "XBF" (Be Free!! Be Free!!) and "XDM"
   (Dangerous Mission), with a copy letter when the table plays more than one copy ("XDMa").
 The "kemps" preset uses the same codes for 13 ranks (1 = ace … 13 = king) in four suits (a–d).
-``card_name(code, preset)`` gives the readable name; ``best_set(hand)`` the set a hand counts.
+``best_set(hand)`` gives the set a hand counts. Cards have no names here: the game's cog names them
+in the reader's language (cogs/drawings/zaptrap_words.py).
 The secret-signal gestures (``GESTURES``) live here too: they are the game's other pieces.
 """
 
@@ -26,30 +27,6 @@ ZIP_ZAP = "XZZ"
 BE_FREE = "XBF"
 DANGEROUS_MISSION = "XDM"
 SPECIALS = (ZIP_ZAP, BE_FREE, DANGEROUS_MISSION)
-SPECIAL_NAMES = {
-    ZIP_ZAP: "Zip Zap, Don't Come Back",
-    BE_FREE: "Be Free!! Be Free!!",
-    DANGEROUS_MISSION: "Dangerous Mission",
-}
-
-# Our own aliens, one per species number.
-ALIENS = (
-    "Glorp",
-    "Zibble",
-    "Mookah",
-    "Fennix",
-    "Quorb",
-    "Splunt",
-    "Yarrowax",
-    "Blimble",
-    "Vexxo",
-    "Nubbin",
-    "Thrask",
-    "Oozel",
-    "Pibbitt",
-)
-RANKS = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 COPY_LETTERS = "abcdefgh"
 
 GESTURES: dict[str, str] = {
@@ -82,31 +59,6 @@ def species_shown(code: str, species_count: int) -> tuple[int, ...]:
         low = int(match.group(1))
         return (low, low % species_count + 1)
     return ()
-
-
-def species_name(species: int, preset: str = "zaptrap", plural: bool = False) -> str:
-    name = RANKS[species - 1] if preset == "kemps" else ALIENS[species - 1]
-    if not plural:
-        return name
-    return name + ("es" if name.endswith(("x", "s")) else "s")
-
-
-def card_name(code: str, preset: str = "zaptrap", species_count: int = 10) -> str:
-    """ "Glorp", "Glorp-Zibble double", "Dangerous Mission"; kemps: "queen of hearts"."""
-    kind = special_kind(code)
-    if kind is not None:
-        return SPECIAL_NAMES[kind]
-    if match := SINGLE_RE.match(code):
-        species = int(match.group(1))
-        if preset == "kemps":
-            copy = COPY_LETTERS.index(match.group(2))
-            suit = SUIT_NAMES[copy] if copy < len(SUIT_NAMES) else f"suit {copy + 1}"
-            return f"{species_name(species, preset)} of {suit}"
-        return species_name(species, preset)
-    if DOUBLE_RE.match(code):
-        low, high = species_shown(code, species_count)
-        return f"{species_name(low, preset)}-{species_name(high, preset)} double"
-    return code
 
 
 def card_sort_key(code: str) -> tuple[int, int, str]:

@@ -21,12 +21,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.base import Placement, Result
-from rules.words import plural
-from rules.zaptrap.cards import BE_FREE, DANGEROUS_MISSION, FIVE_SET, SPECIAL_NAMES, ZIP_ZAP, special_kind
+from rules.zaptrap.cards import BE_FREE, DANGEROUS_MISSION, FIVE_SET, ZIP_ZAP, special_kind
 from rules.zaptrap.views import SetView
 
 WRONG_TARGET_PENALTY = 2
 DANGEROUS_MISSION_BONUS = 2
+
+# How a call's points are explained, one code per line (the cog words them; the call says whether
+# it was a ZAP or a TRAP, and so which special card the "bonus" line means):
+ON_SET = "on_set"  # the call on a set +1
+FIVE_SET_LINE = "five_set"  # five-set +1
+DANGEROUS = "dangerous"  # Dangerous Mission in the target's hand +2 (one line per card)
+BONUS = "bonus"  # Zip Zap (ZAP) or Be Free (TRAP) in the caller's hand +1 (one line per card)
+ON_NO_SET = "on_no_set"  # the call on a hand without a set +1
+BACKFIRES = "backfires"  # Dangerous Mission backfires +2 (one line per card)
+WRONG_TARGET = "wrong_target"  # the call on the wrong player: the penalty
+LINES = (ON_SET, FIVE_SET_LINE, DANGEROUS, BONUS, ON_NO_SET, BACKFIRES, WRONG_TARGET)
 
 
 @dataclass(frozen=True)
@@ -58,21 +68,16 @@ def score_call(
     bonus_card = ZIP_ZAP if call == "ZAP" else BE_FREE
     bonus = sum(1 for c in caller_hand if special_kind(c) == bonus_card)
 
-    word = call
-    success_lines = [f"{word} on a set +1"]
+    success_lines = [ON_SET]
     if five:
-        success_lines.append("five-set +1")
-    success_lines += ["Dangerous Mission in the target's hand +2"] * dangerous
-    success_lines += [f"{SPECIAL_NAMES[bonus_card]} in the caller's hand +1"] * bonus
-    failure_lines = [f"{word} on a hand without a set +1"]
-    failure_lines += ["Dangerous Mission backfires +2"] * dangerous
+        success_lines.append(FIVE_SET_LINE)
+    success_lines += [DANGEROUS] * dangerous
+    success_lines += [BONUS] * bonus
+    failure_lines = [ON_NO_SET]
+    failure_lines += [BACKFIRES] * dangerous
     success = 1 + int(five) + DANGEROUS_MISSION_BONUS * dangerous + bonus
     failure = 1 + DANGEROUS_MISSION_BONUS * dangerous
-    penalty_line = [
-        f"{word} on the wrong player: penalty +{WRONG_TARGET_PENALTY}"
-        if call == "ZAP"
-        else f"TRAP on the player whose signal the caller watches: penalty +{WRONG_TARGET_PENALTY}"
-    ]
+    penalty_line = [WRONG_TARGET]
 
     cu, tu = caller_unit, target_unit
     has_set = found is not None
@@ -107,7 +112,10 @@ def final_result(
     team_of: list[int], scores: list[int], winners: list[int], team_win: bool, team_game: bool
 ) -> Result:
     """Every seat's place and points once the game is over; ``team_of`` gives each seat's unit and
-    ``scores`` each unit's score."""
+    ``scores`` each unit's score. How it was won (``how``, ``details``): "team_zap" (a successful
+    ZAP: ``seats`` the caller and the target, more points first, and their ``points``), or by
+    reaching the target: "player" (one player), "team" (one team) or "shared" (several sides
+    level), with ``sides`` (each winning side's seats) and ``points`` (their score)."""
     players = len(team_of)
     seat_scores = [scores[team_of[s]] for s in range(players)]
     placements = []
@@ -122,45 +130,29 @@ def final_result(
             place = 1 + sum(1 for score in scores if score > seat_scores[seat])
         placements.append(Placement(seat, place, seat_scores[seat]))
     top = seat_scores[winners[0]]
-    # Sides as "seat N" / "seats N and M" (a team), which every renderer turns into names.
     if team_win:
+        # The caller and the target together; the one with more points first.
         pair = sorted(winners, key=lambda s: -seat_scores[s])
-        high, low = seat_scores[pair[0]], seat_scores[pair[1]]
-        summary = (
-            f"A successful ZAP wins it for seat {pair[0] + 1} and seat {pair[1] + 1} together "
-            f"({high} and {plural(low, 'point')})."
-        )
-    else:
-        units = sorted({team_of[s] for s in winners})
-        sides = [_side_text([s for s in range(players) if team_of[s] == u]) for u in units]
-        verb = "share the win" if len(sides) > 1 else ("win" if team_game else "wins")
-        each = "" if len(sides) == 1 else " each"
-        names = sides[0] if len(sides) == 1 else ", ".join(sides[:-1]) + " and " + sides[-1]
-        summary = f"{names[:1].upper()}{names[1:]} {verb} with {plural(top, 'point')}{each}."
-    return Result(tuple(placements), summary)
+        details = {"seats": pair, "points": [seat_scores[s] for s in pair]}
+        return Result(tuple(placements), how="team_zap", details=details)
+    units = sorted({team_of[s] for s in winners})
+    sides = [[s for s in range(players) if team_of[s] == u] for u in units]
+    how = "shared" if len(sides) > 1 else ("team" if team_game else "player")
+    return Result(tuple(placements), how=how, details={"sides": sides, "points": top})
 
 
-def _side_text(seats: list[int]) -> str:
-    if len(seats) == 1:
-        return f"seat {seats[0] + 1}"
-    return "seats " + " and ".join(str(s + 1) for s in seats)
-
-
-def sides_text(units: list[int], sides: list[list[int]], team_game: bool) -> str:
-    """The units that scored, as the call's text names them ("the team of seats 1 and 3", "seat 2");
-    ``sides`` lists each unit's seats."""
-    if team_game:
-        names = ["the team of seats " + " and ".join(str(s + 1) for s in sides[u]) for u in units]
-    else:
-        names = [f"seat {u + 1}" for u in units]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def scores_text(scores: list[int], sides: list[list[int]], team_game: bool) -> str:
-    """Every unit's score, as the end of a round lists them ("seats 1 & 3: 5, seats 2 & 4: 2")."""
-    if team_game:
-        return ", ".join(
-            "seats " + " & ".join(str(s + 1) for s in sides[u]) + f": {score}"
-            for u, score in enumerate(scores)
-        )
-    return ", ".join(f"seat {u + 1}: {score}" for u, score in enumerate(scores))
+def legacy_line(line: str) -> str:
+    """A line of a call stored before lines were codes (an English sentence), as its code."""
+    if line in LINES:
+        return line
+    for ending, code in (
+        (" on a set +1", ON_SET),  # text: a stored line read back
+        ("five-set +1", FIVE_SET_LINE),  # text: a stored line read back
+        ("in the target's hand +2", DANGEROUS),  # text: a stored line read back
+        ("in the caller's hand +1", BONUS),  # text: a stored line read back
+        (" on a hand without a set +1", ON_NO_SET),  # text: a stored line read back
+        ("backfires +2", BACKFIRES),  # text: a stored line read back
+    ):
+        if line.endswith(ending):
+            return code
+    return WRONG_TARGET

@@ -5,11 +5,15 @@ Sides ("units"): in the team game (4 or 6 players) unit = team = seat % (players
 opposite; in the individual game (3 or 5) every seat is its own unit. Scores are kept per unit.
 
 What a seat may see is ``view(seat)`` (its keys are described in views.py); the events are all
-public (``seat`` = the actor): "game_start", "signals_open" {round, dealer}, "signal_chosen" {unit}
-(never which gesture), "signals_default" {units}, "deal" {round, dealer, table, hand_counts,
-deck_count}, "swap" {gave, took, seq}, "gesture" {gesture, emoji, seq}, "lull_deal" {cleared, table,
-deck_count, reshuffled, seq}, "void_round" {round}, "call" (the view's call dict), "round_over"
-{round, points, scores}, "game_over" {winners, scores, team_win, signals (the whole signal history)}.
+public (``seat`` = the actor) and data only, worded by the game's cog: "game_start" {players,
+target, team_game, dealer}, "signals_open" {round, dealer, team_game}, "signal_chosen" {unit} (never
+which gesture), "signals_default" {units, team_game}, "deal" {round, dealer, table, hand_counts,
+deck_count, hand_size}, "swap" {gave, took, seq}, "gesture" {gesture, emoji, seq}, "lull_deal"
+{cleared, table, deck_count, reshuffled, seq} (seat None: the referee after a lull), "void_round"
+{round}, "call" (the view's call dict), "round_over" {round, points, scores}, "game_over" {winners,
+scores, team_win, signals (the whole signal history)}. Events stored by older code also held an
+English ``text``, and fewer keys (no players, target, team_game or hand_size): the cog reads those
+from the view. A refusal is ``IllegalAction(code, **params)``; the codes are the cog's ``refusal``.
 """
 
 from __future__ import annotations
@@ -18,19 +22,10 @@ import random
 from typing import cast
 
 from rules.base import JSON, Action, Event, IllegalAction, QuietAction, Result, State
-from rules.words import plural
-from rules.zaptrap.actions import describe_action, parse_action
-from rules.zaptrap.cards import (
-    FIVE_SET,
-    GESTURES,
-    TABLE_SIZE,
-    best_set,
-    card_name,
-    sort_hand,
-    species_name,
-)
+from rules.zaptrap.actions import parse_action
+from rules.zaptrap.cards import GESTURES, TABLE_SIZE, best_set, sort_hand
 from rules.zaptrap.options import ZapTrapOptions, options_to_json, parse_options
-from rules.zaptrap.scoring import final_result, score_call, scores_text, sides_text
+from rules.zaptrap.scoring import final_result, legacy_line, score_call
 from rules.zaptrap.views import (
     CallView,
     GestureView,
@@ -108,9 +103,6 @@ class ZapTrapState(State[ZapTrapView]):
         """Units whose real signal this seat may know: its own, and the one it watches."""
         return {self.unit_of(seat), self.unit_of(self.watch_seat(seat))}
 
-    def name(self, code: str) -> str:
-        return card_name(code, self.options.preset, int(self.options.species or 0))
-
     def set_of(self, hand: list[str]) -> SetView | None:
         return best_set(hand, int(self.options.species or 0))
 
@@ -132,15 +124,13 @@ class ZapTrapState(State[ZapTrapView]):
             }
             if "dealer" in deal:
                 self.dealer = int(deal["dealer"])
-        kind = "teams of two, partners opposite" if self.team_game else "everyone for themselves"
-        events = [
-            Event(
-                "game_start",
-                f"Zap or Trap for {self.players}: {kind}; first to {self.options.target} points wins.",
-                None,
-                {"team_game": self.team_game, "dealer": self.dealer},
-            )
-        ]
+        data = {
+            "players": self.players,
+            "target": self.options.target,
+            "team_game": self.team_game,
+            "dealer": self.dealer,
+        }
+        events = [Event("game_start", seat=None, data=data)]
         events += self._open_signals()
         if signals is not None:
             for unit, gesture in enumerate(signals):
@@ -156,15 +146,8 @@ class ZapTrapState(State[ZapTrapView]):
         self.seq, self.lulls = 0, 0
         self.gestures, self.swaps, self.deals = [], [], []
         self.call, self.void = None, False
-        sides = "each team chooses its" if self.team_game else "each player chooses their"
-        return [
-            Event(
-                "signals_open",
-                f"Round {self.round}: {sides} secret signal. Seat {self.dealer + 1} deals.",
-                None,
-                {"round": self.round, "dealer": self.dealer},
-            )
-        ]
+        data = {"round": self.round, "dealer": self.dealer, "team_game": self.team_game}
+        return [Event("signals_open", seat=None, data=data)]
 
     def _start_play(self) -> list[Event]:
         self.signal_history.append({"round": self.round, "signals": list(self.choices)})
@@ -189,18 +172,17 @@ class ZapTrapState(State[ZapTrapView]):
         self.table = table
         self.shown = list(table)
         self.phase = "play"
-        names = "; ".join(self.name(c) for c in table)
         return [
             Event(
                 "deal",
-                f"Round {self.round} is dealt: {plural(size, 'card')} each, and on the table {names}. Go!",
-                None,
-                {
+                seat=None,
+                data={
                     "round": self.round,
                     "dealer": self.dealer,
                     "table": list(table),
                     "hand_counts": [len(h) for h in self.hands],
                     "deck_count": len(self.deck),
+                    "hand_size": size,
                 },
             )
         ]
@@ -226,15 +208,11 @@ class ZapTrapState(State[ZapTrapView]):
         self.shown += self.table
         self.seq += 1
         self.deals.append(self.seq)
-        names = "; ".join(self.name(c) for c in self.table)
-        lead = "cleared the table and dealt" if seat is not None else "The table is cleared after a lull:"
-        again = " (the discards were shuffled into a new deck)" if reshuffled else ""
         events.append(
             Event(
                 "lull_deal",
-                f"{lead} {names}{again}. Go!",
-                seat,
-                {
+                seat=seat,
+                data={
                     "cleared": cleared,
                     "table": list(self.table),
                     "deck_count": len(self.deck),
@@ -248,15 +226,7 @@ class ZapTrapState(State[ZapTrapView]):
     def _void_round(self) -> list[Event]:
         self.void = True
         self.phase = "between"
-        return [
-            Event(
-                "void_round",
-                f"The deck cannot supply four new cards: round {self.round} is void and nobody scores. "
-                "The next dealer deals a new round.",
-                None,
-                {"round": self.round},
-            )
-        ]
+        return [Event("void_round", seat=None, data={"round": self.round})]
 
     def _next_round(self) -> list[Event]:
         self.round += 1
@@ -296,38 +266,38 @@ class ZapTrapState(State[ZapTrapView]):
     def _check(self, seat: int | None, action: Action) -> None:
         """Raise IllegalAction with a reason if ``action`` is not allowed now; changes nothing."""
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if seat is not None and not 0 <= seat < self.players:
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction("not_a_seat")
         kind, arg = parse_action(action)
         if kind == "signals":
             if seat is not None:
-                raise IllegalAction("Only the referee closes the signal choice when time runs out.")
+                raise IllegalAction("referee_closes_signals")
             if self.phase != "signals":
-                raise IllegalAction("Secret signals are chosen only before a round starts.")
+                raise IllegalAction("signals_closed")
             return
         if kind == "next":
             if self.phase != "between":
-                raise IllegalAction("The next round starts only after this round has ended.")
+                raise IllegalAction("round_not_over")
             return
         if kind == "signal":
             if seat is None:
-                raise IllegalAction("Only a player chooses a secret signal.")
+                raise IllegalAction("player_chooses_signal")
             if self.phase != "signals":
-                raise IllegalAction("You can choose or change your secret signal only before a round starts.")
+                raise IllegalAction("signal_too_late")
             return
         if kind == "gesture" and self.phase != "play":
-            raise IllegalAction("Gestures are for while a round is in play.")
+            raise IllegalAction("gesture_not_in_play")
         if self.phase == "signals":
-            raise IllegalAction("The round has not started yet: secret signals are being chosen.")
+            raise IllegalAction("round_not_started")
         if self.phase == "between":
-            raise IllegalAction("The round is over: a call ended it, so swaps and calls are frozen.")
+            raise IllegalAction("round_over")
         if kind == "deal":
             if seat is not None and seat != self.dealer:
-                raise IllegalAction("Only the dealer clears the table and deals four new cards.")
+                raise IllegalAction("dealer_only")
             return
         if seat is None:
-            raise IllegalAction("Only a player can do that.")
+            raise IllegalAction("player_only")
         if kind == "gesture":
             return
         if kind == "swap":
@@ -338,37 +308,31 @@ class ZapTrapState(State[ZapTrapView]):
 
     def _check_swap(self, seat: int, give: str, take: str) -> None:
         if give not in self.hands[seat]:
-            raise IllegalAction(f"You don't hold a {self.name(give)} ({give}).")
+            raise IllegalAction("not_in_hand", card=give)
         if take in self.table:
             return
         if take in self.hands[seat]:
-            raise IllegalAction(f"The {self.name(take)} ({take}) is already in your hand.")
+            raise IllegalAction("already_in_hand", card=take)
         if take in self.shown:
             if take in self.discards:
-                raise IllegalAction(f"The {self.name(take)} ({take}) was cleared off the table.")
-            raise IllegalAction(f"Another player took the {self.name(take)} ({take}) first.")
-        raise IllegalAction(f"The {self.name(take)} ({take}) is not on the table.")
+                raise IllegalAction("cleared", card=take)
+            raise IllegalAction("taken", card=take)
+        raise IllegalAction("not_on_table", card=take)
 
     def _check_call(self, seat: int, call: str, target: int) -> None:
         if not 0 <= target < self.players:
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction("no_such_seat")
         if target == seat:
-            raise IllegalAction(f"You can't call {call} on yourself.")
+            raise IllegalAction("call_on_self", call=call)
         if target in self.call_targets(seat, call):
             return
         if self.team_game:
             if call == "ZAP":
-                raise IllegalAction("In the team game you can only ZAP your partner.")
-            raise IllegalAction("You can't TRAP your own partner: TRAP is for opponents.")
+                raise IllegalAction("zap_partner_only")
+            raise IllegalAction("trap_partner")
         if call == "ZAP":
-            raise IllegalAction(
-                "This table refuses wrong targets: you can only ZAP the player on your right, "
-                "whose signal you watch."
-            )
-        raise IllegalAction(
-            "This table refuses wrong targets: you can't TRAP the player on your right, "
-            "whose signal you watch."
-        )
+            raise IllegalAction("wrong_zap_refused")
+        raise IllegalAction("wrong_trap_refused")
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         self._check(seat, action)
@@ -387,7 +351,7 @@ class ZapTrapState(State[ZapTrapView]):
             self.seq += 1
             self.gestures.append({"seq": self.seq, "seat": seat, "gesture": arg})
             data = {"gesture": arg, "emoji": GESTURES[arg], "seq": self.seq}
-            return [Event("gesture", f"made {GESTURES[arg]}", seat, data)]
+            return [Event("gesture", seat=seat, data=data)]
         if kind == "swap":
             give, take = arg.split("-")
             self.hands[seat].remove(give)
@@ -396,15 +360,13 @@ class ZapTrapState(State[ZapTrapView]):
             self.shown.append(give)
             self.seq += 1
             self.swaps.append({"seq": self.seq, "seat": seat, "gave": give, "took": take})
-            text = f"swapped a {self.name(give)} for the {self.name(take)}."
-            return [Event("swap", text, seat, {"gave": give, "took": take, "seq": self.seq})]
+            return [Event("swap", seat=seat, data={"gave": give, "took": take, "seq": self.seq})]
         return self._resolve_call(seat, kind, int(arg))
 
     def _choose_signal(self, seat: int, gesture: str) -> list[Event]:
         unit = self.unit_of(seat)
         self.choices[unit] = gesture
-        whose = "their team's" if self.team_game else "their"
-        events = [Event("signal_chosen", f"has chosen {whose} secret signal.", seat, {"unit": unit})]
+        events = [Event("signal_chosen", seat=seat, data={"unit": unit})]
         if all(c is not None for c in self.choices):
             events += self._start_play()
         return events
@@ -416,12 +378,7 @@ class ZapTrapState(State[ZapTrapView]):
             if last is None:
                 last = self._rng(f"signal{self.round}-{unit}").choice(list(GESTURES))
             self.choices[unit] = last
-        sides = "team" if self.team_game else "player"
-        text = (
-            f"Time is up: every {sides} still choosing keeps last round's secret signal "
-            "(or gets a random one in the first round)."
-        )
-        events = [Event("signals_default", text, None, {"units": missing})]
+        events = [Event("signals_default", seat=None, data={"units": missing, "team_game": self.team_game})]
         return events + self._start_play()
 
     # -- calls and scoring --------------------------------------------------------------------
@@ -465,48 +422,17 @@ class ZapTrapState(State[ZapTrapView]):
             "points": points,
             "team_win": team_win,
         }
-        if found is None:
-            shows = "no set"
-        else:
-            count = "five" if found["count"] >= FIVE_SET else "four"
-            if found["count"] > FIVE_SET:
-                count = str(found["count"])
-            shows = f"a set of {count} {species_name(found['species'], self.options.preset, plural=True)}"
-        each = " each" if len(scorers) > 1 else ""
-        text = (
-            f"called {call} on {self._whom(caller, target)}, who shows "
-            + "; ".join(self.name(c) for c in hand)
-            + f": {shows}. "
-            + "; ".join(lines)
-            + f" = {plural(value, 'point')}{each} to {self._units_text(scorers)}."
-        )
-        events = [Event("call", text, caller, dict(self.call))]
+        events = [Event("call", seat=caller, data=dict(self.call))]
         events.append(
             Event(
                 "round_over",
-                f"Round {self.round} is over. Scores: " + self._scores_text() + ".",
-                None,
-                {"round": self.round, "points": points, "scores": list(self.scores)},
+                seat=None,
+                data={"round": self.round, "points": points, "scores": list(self.scores)},
             )
         )
         self.phase = "between"
         self._check_win(team_win, [caller, target], events)
         return events
-
-    def _whom(self, caller: int, target: int) -> str:
-        if target == self.partner(caller):
-            return "their partner"
-        if not self.team_game and target == self.right(caller):
-            return "the player on their right"
-        if not self.team_game and target == self.left(caller):
-            return "the player on their left"
-        return f"seat {target + 1}"
-
-    def _units_text(self, units: list[int]) -> str:
-        return sides_text(units, [self.seats_of(u) for u in range(self.units)], self.team_game)
-
-    def _scores_text(self) -> str:
-        return scores_text(self.scores, [self.seats_of(u) for u in range(self.units)], self.team_game)
 
     def _check_win(self, team_win: bool, pair: list[int], events: list[Event]) -> None:
         if team_win:
@@ -519,14 +445,11 @@ class ZapTrapState(State[ZapTrapView]):
             top = max(self.scores[u] for u in reached)
             self.winners = [s for s in range(self.players) if self.scores[self.unit_of(s)] == top]
         self.phase = "over"
-        result = self.result()
-        assert result is not None
         events.append(
             Event(
                 "game_over",
-                f"The game is over. {result.summary} The secret signals are revealed.",
-                None,
-                {
+                seat=None,
+                data={
                     "winners": list(self.winners),
                     "scores": list(self.scores),
                     "team_win": self.team_win,
@@ -604,9 +527,6 @@ class ZapTrapState(State[ZapTrapView]):
         team_of = [self.unit_of(s) for s in range(self.players)]
         return final_result(team_of, self.scores, self.winners, self.team_win, self.team_game)
 
-    def describe(self, action: Action) -> str:
-        return describe_action(action, self.name)
-
     # -- persistence --------------------------------------------------------------------------
 
     def to_json(self) -> JSON:
@@ -667,9 +587,17 @@ class ZapTrapState(State[ZapTrapView]):
         state.signal_history = [copy_round(h) for h in data["signal_history"]]
         state.scores = list(data["scores"])
         state.call = None if data["call"] is None else copy_call(data["call"])
+        if state.call is not None:  # stored before the lines were codes: English sentences
+            state.call["lines"] = [legacy_line(line) for line in state.call["lines"]]
         state.void = data["void"]
         state.winners = list(data["winners"])
         state.team_win = data["team_win"]
         state.pending_deal = data["pending_deal"]
-        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        state.opening_events = [_without_text(Event.from_json(e)) for e in data.get("opening_events", [])]
         return state
+
+
+def _without_text(event: Event) -> Event:
+    """An event as this engine writes it: stored before events were data, it held an English
+    sentence as well (dropped: the cog words the data), and its game start and deal less data."""
+    return Event(event.kind, seat=event.seat, data=event.data)

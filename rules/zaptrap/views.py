@@ -25,7 +25,8 @@ the spectator. Keys for everyone:
   {"caller", "target", "call" ("ZAP"/"TRAP"), "case" (team game: "zap_set", "zap_miss", "trap_set",
   "trap_miss"; individual game: "A"–"F"), "correct_target" bool, "hand" (the target's revealed hand),
   "set" (best set of that hand or None: {"species", "count", "cards"}), "lines" (the points
-  explained), "value", "scorers" (units that scored), "points" (per unit this round), "team_win"}.
+  explained: scoring.py's line codes, "on_set", "five_set", …, which the cog words), "value",
+  "scorers" (units that scored), "points" (per unit this round), "team_win"}.
 - ``void``: whether the last round was void (deck could not supply 4 cards).
 - ``winners``: seats that won (empty until over); ``team_win``: whether a successful ZAP won it.
 - ``signal_history``: only once the game is over: list per round {"round", "signals" (gesture id
@@ -84,7 +85,7 @@ class CallView(TypedDict):
     correct_target: bool
     hand: list[str]
     set: SetView | None
-    lines: list[str]
+    lines: list[str]  # codes (scoring.LINES), one per line of the points explained
     value: int
     scorers: list[int]  # units
     points: list[int]  # per unit, this round

@@ -18,21 +18,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
-from rules.words import plural
 from rules.zipzap.cards import (
     CARD_POINTS,
     MAX_NUMBER,
     SOLID_SUITS,
-    SUIT_NAMES,
     SUITS,
     WILD,
     ZAP,
     ZAP_CARDS,
     all_number_cards,
-    card_name,
     card_points,
     card_sort_key,
-    follow_hint,
     follows,
     hand_size,
     idle_card,
@@ -57,7 +53,6 @@ __all__ = [
     "SCORINGS",
     "SOLID_SUITS",
     "SUITS",
-    "SUIT_NAMES",
     "WILD",
     "ZAP",
     "ZAP_CARDS",
@@ -66,10 +61,8 @@ __all__ = [
     "ZipZapState",
     "ZipZapView",
     "all_number_cards",
-    "card_name",
     "card_points",
     "card_sort_key",
-    "follow_hint",
     "follows",
     "hand_size",
     "idle_card",
@@ -87,11 +80,15 @@ _PACKAGE = __package__ or "rules.zipzap"
 RULES_TEXT = packaged_text(_PACKAGE, "rules.md")
 # The rulings that hold whatever the options; house_rulings() adds the two that depend on them.
 FIXED_RULINGS = markdown_items(packaged_text(_PACKAGE, "rulings.md"))
+# The two that depend on the options, by key ("rounds.default", "scoring.cards", ...).
+OPTION_RULINGS = dict(
+    item.split(": ", 1) for item in markdown_items(packaged_text(_PACKAGE, "option_rulings.md"))
+)
 
 
 class ZipZap(Game[ZipZapState]):
     key: ClassVar[str] = KEY
-    title: ClassVar[str] = "Zip Zap"
+    title: ClassVar[str] = "Zip Zap"  # text: the game's name, a proper name, the same in every language
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     timers: ClassVar[dict[str, dict[str, float | None]]] = {
@@ -139,17 +136,8 @@ class ZipZap(Game[ZipZapState]):
         if options is None:
             options = ZipZapOptions()
         if options.rounds is None:
-            rounds = "The game lasts one round per player, two per player with 2 or 3 players."
+            rounds = OPTION_RULINGS["rounds.default"]
         else:
-            rounds = f"The game lasts {plural(options.rounds, 'round')} (table option)."
-        if options.scoring == "cards":
-            scoring = (
-                "Scoring is by cards left: 1 per solid card, 3 per wild, 5 for a Zap card; "
-                "the lowest total wins and equal lowest totals share the win."
-            )
-        else:
-            scoring = (
-                "Scoring is first-out: 1 point to whoever goes out each round; "
-                "the most points wins and equal best totals share the win."
-            )
-        return [*FIXED_RULINGS, rounds, scoring]
+            key = "rounds.one" if options.rounds == 1 else "rounds.other"
+            rounds = OPTION_RULINGS[key].replace("{rounds}", str(options.rounds))
+        return [*FIXED_RULINGS, rounds, OPTION_RULINGS[f"scoring.{options.scoring}"]]

@@ -14,7 +14,6 @@ from rules.base import JSON, Action, IllegalAction
 SOLID_SUITS = ("R", "G", "B", "Y")
 WILD = "W"
 SUITS = (*SOLID_SUITS, WILD)
-SUIT_NAMES = {"R": "red", "G": "green", "B": "blue", "Y": "yellow", "W": "wild"}
 ZAP = "Z"
 MAX_NUMBER = 10
 ZAP_CARDS = 6
@@ -36,13 +35,6 @@ def suit_of(code: str) -> str:
 def number_of(code: str) -> int:
     """The card's number; a Zap card has none and counts as 0 so it never follows anything."""
     return 0 if is_zap(code) else int(code[1:])
-
-
-def card_name(code: str) -> str:
-    """ "red 4", "wild 7", "Zap card"."""
-    if is_zap(code):
-        return "Zap card"
-    return f"{SUIT_NAMES[suit_of(code)]} {number_of(code)}"
 
 
 def card_sort_key(code: str) -> tuple[int, int]:
@@ -87,15 +79,6 @@ def followers(top: str | None) -> frozenset[str]:
     n = number_of(top) + 1
     suits = SUITS if suit_of(top) == WILD else (suit_of(top), WILD)
     return frozenset(f"{s}{n}" for s in suits)
-
-
-def follow_hint(top: str) -> str:
-    n = number_of(top)
-    if n >= MAX_NUMBER:
-        return "nothing follows a 10."
-    if suit_of(top) == WILD:
-        return f"any {n + 1} follows a wild {n}."
-    return f"only the {SUIT_NAMES[suit_of(top)]} {n + 1} or the wild {n + 1} follows it."
 
 
 def idle_card(hand: list[str]) -> str:
@@ -157,9 +140,9 @@ def validate_deal(players: int, deal: JSON) -> list[str]:
         if missing:
             problems.append(f"missing {', '.join(missing)}")
         if extra:
-            problems.append(f"out of the game but dealt {', '.join(extra)}")
+            problems.append(f"out of the game but dealt {', '.join(extra)}")  # text: a bad deal, for the CLI
         if twice:
-            problems.append(f"dealt twice {', '.join(twice)}")
+            problems.append(f"dealt twice {', '.join(twice)}")  # text: a bad deal, for the CLI
         raise ValueError("The deal must hold every in-play card exactly once: " + "; ".join(problems) + ".")
     return [s for s in SOLID_SUITS if s in out]
 
@@ -176,5 +159,5 @@ def parse_play(action: Action) -> tuple[str | None, bool]:
     if is_card_code(card) and (not plus or rest == "Z"):
         return card, bool(plus)
     if is_zap(action):
-        raise IllegalAction("Write your Zap as 'Z' (or 'R4+Z' to play a card and Zap at once).")
-    raise IllegalAction(f"'{action}' is not a Zip Zap action: play a card such as 'R4', 'R4+Z' or 'Z'.")
+        raise IllegalAction("zap_notation")  # a Zap card's own code ("Z3"): the Zap is written "Z"
+    raise IllegalAction("not_an_action", action=action)

@@ -11,15 +11,12 @@ import random
 from typing import Final
 
 from rules.base import JSON, Action, Event, IllegalAction, Placement, QuietAction, Result, State
-from rules.words import plural
 from rules.zipzap.cards import (
     MAX_NUMBER,
     SOLID_SUITS,
     ZAP,
     all_number_cards,
-    card_name,
     card_points,
-    follow_hint,
     followers,
     follows,
     hand_size,
@@ -84,17 +81,13 @@ class ZipZapState(State[ZipZapView]):
             hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
             self.deck = cards[size * self.players :]
         self.hands = [sort_hand([*h, f"{ZAP}{s}"]) for s, h in enumerate(hands)]
-        sizes = sorted({len(h) for h in hands})
-        size_text = " or ".join(str(n) for n in sizes)
-        card_word = "card" if sizes == [1] else "cards"
+        # hand_counts include each seat's Zap card.
         events = [
             Event(
                 "deal",
-                f"Round {self.round} of {self.total_rounds} is dealt: "
-                f"{size_text} {card_word} and a Zap card each.",
-                None,
-                {
+                data={
                     "round": self.round,
+                    "rounds": self.total_rounds,
                     "hand_counts": [len(h) for h in self.hands],
                     "deck_count": len(self.deck),
                 },
@@ -108,22 +101,14 @@ class ZipZapState(State[ZipZapView]):
         while True:
             if not self.deck:
                 self.control = self.first_player
-                events.append(
-                    Event(
-                        "control",
-                        "leads: the deck is empty and nobody could follow the flipped cards."
-                        if self.played
-                        else "leads: there is no deck to flip from.",
-                        self.first_player,
-                        {"reason": "first_player"},
-                    )
-                )
+                # flipped: cards were flipped and nobody could follow them (else there was no deck).
+                data = {"reason": "first_player", "flipped": bool(self.played)}
+                events.append(Event("control", seat=self.first_player, data=data))
                 return
             card = self.deck.pop(0)
             self.played.append(card)
             self.top, self.top_seat = card, None
-            text = f"The {card_name(card)} is flipped from the deck."
-            events.append(Event("flip", text, None, {"card": card}))
+            events.append(Event("flip", data={"card": card}))
             if self._someone_can_follow():
                 return
 
@@ -178,33 +163,31 @@ class ZipZapState(State[ZipZapView]):
     def _check(self, seat: int | None, action: Action) -> None:
         """Raise IllegalAction with a reason if ``action`` is not allowed now; changes nothing."""
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if action == "deal":
             if self.phase != "between_rounds":
-                raise IllegalAction("The round is still being played; the next deal comes after it.")
+                raise IllegalAction("round_in_play")
             return
         if self.phase == "between_rounds":
-            raise IllegalAction("The round is over: deal the next round first.")
+            raise IllegalAction("round_over")
         if action in ("stall", "idle"):
             if seat is not None:
-                raise IllegalAction("Only the referee calls a stall or plays for an idle leader.")
+                raise IllegalAction("referee_only")
             if action == "stall" and self.control is not None:
-                raise IllegalAction("There is no open run to stall: a player has control.")
+                raise IllegalAction("no_open_run")
             if action == "idle" and self.control is None:
-                raise IllegalAction("Nobody has control, so nobody is an idle leader.")
+                raise IllegalAction("no_idle_leader")
             return
         card, zap = parse_play(action)
         if seat is None:
-            raise IllegalAction("Only a player can play a card.")
+            raise IllegalAction("players_only")
         if not 0 <= seat < self.players:
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction("no_such_seat", seat=seat)
         if self.control is not None and self.control != seat:
             if card is not None and self._beaten_to_it(seat, card):
-                assert self.top is not None
-                raise IllegalAction(
-                    f"Another player got the {card_name(self.top)} down first and has control now."
-                )
-            raise IllegalAction("Another player has control: only the player in control may lead now.")
+                # The card that beat it is on top, and its player has control now.
+                raise IllegalAction("beaten_to_control", top=self.top)
+            raise IllegalAction("not_in_control", control=self.control)
         if card is not None:
             self._check_card(seat, card, zap)
         else:
@@ -212,20 +195,14 @@ class ZipZapState(State[ZipZapView]):
 
     def _check_card(self, seat: int, card: str, zap: bool) -> None:
         if card not in self.hands[seat]:
-            raise IllegalAction(f"You don't hold the {card_name(card)}.")
+            raise IllegalAction("card_not_held", card=card)
         if self.control is None and not follows(card, self.top):
             assert self.top is not None
             if self._beaten_to_it(seat, card):
-                raise IllegalAction(
-                    f"Another player got the {card_name(self.top)} down first, "
-                    f"and the {card_name(card)} doesn't follow it."
-                )
-            raise IllegalAction(
-                f"The {card_name(card)} doesn't follow the {card_name(self.top)} on top: "
-                + follow_hint(self.top)
-            )
+                raise IllegalAction("beaten_to_it", card=card, top=self.top)
+            raise IllegalAction("does_not_follow", card=card, top=self.top)
         if zap and not self.holds_zap(seat):
-            raise IllegalAction(self._no_zap_reason(seat))
+            raise IllegalAction(self._no_zap_code(seat))
 
     def _beaten_to_it(self, seat: int, card: str) -> bool:
         """Whether ``card`` would have followed the card beneath the top, which another player
@@ -235,20 +212,16 @@ class ZipZapState(State[ZipZapView]):
 
     def _check_zap(self, seat: int) -> None:
         if not self.holds_zap(seat):
-            raise IllegalAction(self._no_zap_reason(seat))
+            raise IllegalAction(self._no_zap_code(seat))
         if self._may_zap(seat):
             return
         if self.control == seat:
-            raise IllegalAction(
-                "You lead now, but the top card is not a number card of yours: lead a card (with "
-                "Play and Zap if you like), or lead your Zap as your last card."
-            )
-        raise IllegalAction("You can only Zap right after your own number card, while it is still on top.")
+            # Leading, over a card that is not their own number card: lead a card, or Zap as the last.
+            raise IllegalAction("zap_not_a_lead")
+        raise IllegalAction("zap_too_late")
 
-    def _no_zap_reason(self, seat: int) -> str:
-        if self.zap_used[seat]:
-            return "You have already used your Zap this round."
-        return "You don't hold your Zap card."
+    def _no_zap_code(self, seat: int) -> str:
+        return "zap_used" if self.zap_used[seat] else "no_zap"
 
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         self._check(seat, action)
@@ -262,14 +235,7 @@ class ZipZapState(State[ZipZapView]):
             assert self.control is not None
             leader = self.control
             card = idle_card(self.hands[leader])
-            events.append(
-                Event(
-                    "idle_play",
-                    f"was idle in control, so the referee plays their lowest card: the {card_name(card)}.",
-                    leader,
-                    {"card": card},
-                )
-            )
+            events.append(Event("idle_play", seat=leader, data={"card": card}))
             if is_zap(card):
                 self._play_zap(leader, events)
             else:
@@ -287,36 +253,25 @@ class ZipZapState(State[ZipZapView]):
 
     def _stall(self, events: list[Event]) -> None:
         if self.top_seat is None:
-            events.append(
-                Event("stall", "Nobody played on the flipped card: the next card is flipped.", None, {})
-            )
+            events.append(Event("stall", data={"flipped": True}))  # the next card is flipped
             self._flip(events)
             return
         self.control = self.top_seat
-        events.append(Event("stall", "The run stalled: nobody played in time.", None, {}))
-        events.append(
-            Event(
-                "control",
-                f"has control after the stall: their {card_name(self.top or '')} is on top.",
-                self.top_seat,
-                {"reason": "stall"},
-            )
-        )
+        events.append(Event("stall", data={"flipped": False}))
+        events.append(Event("control", seat=self.top_seat, data={"reason": "stall", "card": self.top}))
 
     def _play_card(self, seat: int, card: str, events: list[Event]) -> None:
         leading = self.control == seat
         self.hands[seat].remove(card)
         self.played.append(card)
         self.top, self.top_seat, self.control = card, seat, None
-        verb = "led" if leading else "played"
-        events.append(Event("play", f"{verb} the {card_name(card)}.", seat, {"card": card, "lead": leading}))
+        events.append(Event("play", seat=seat, data={"card": card, "lead": leading}))
         if not self.hands[seat]:
             self._end_round(seat, events)
         elif number_of(card) == MAX_NUMBER:
-            self._give_control(seat, "ten", "has control after the 10 and leads any card.", events)
+            self._give_control(seat, "ten", card, events)
         elif not self._someone_can_follow():
-            text = f"has control: nobody can follow the {card_name(card)}, so they lead any card."
-            self._give_control(seat, "blocked", text, events)
+            self._give_control(seat, "blocked", card, events)
 
     def _play_zap(self, seat: int, events: list[Event]) -> None:
         code = f"{ZAP}{seat}"
@@ -324,15 +279,16 @@ class ZipZapState(State[ZipZapView]):
         self.played.append(code)
         self.zap_used[seat] = True
         self.top, self.top_seat, self.control = code, seat, None
-        events.append(Event("zap", "played their Zap card: ZAP!", seat, {"card": code}))
+        events.append(Event("zap", seat=seat, data={"card": code}))
         if not self.hands[seat]:
             self._end_round(seat, events)
         else:
-            self._give_control(seat, "zap", "has control after the Zap and leads any card.", events)
+            self._give_control(seat, "zap", code, events)
 
-    def _give_control(self, seat: int, reason: str, text: str, events: list[Event]) -> None:
+    def _give_control(self, seat: int, reason: str, card: str, events: list[Event]) -> None:
+        """``reason``: "ten", "blocked" (nobody can follow) or "zap"; ``card`` the one on top."""
         self.control = seat
-        events.append(Event("control", text, seat, {"reason": reason}))
+        events.append(Event("control", seat=seat, data={"reason": reason, "card": card}))
 
     def round_points(self, went_out: int) -> list[int]:
         if self.options.scoring == "first_out":
@@ -347,26 +303,20 @@ class ZipZapState(State[ZipZapView]):
         self.last_round_points = points
         self.went_out = seat
         self.control = None
-        events.append(
-            Event(
-                "round_over",
-                f"played their last card: Zip Zap! Round {self.round} of {self.total_rounds} is over.",
-                seat,
-                {"round": self.round, "went_out": seat, "points": list(points), "scores": list(self.scores)},
-            )
-        )
+        data = {
+            "round": self.round,
+            "rounds": self.total_rounds,
+            "went_out": seat,
+            "points": list(points),
+            "scores": list(self.scores),
+        }
+        events.append(Event("round_over", seat=seat, data=data))
         if self.round >= self.total_rounds:
             self.phase = "over"
             result = self.result()
             assert result is not None
-            events.append(
-                Event(
-                    "game_over",
-                    f"The game is over. {result.summary}",
-                    None,
-                    {"winners": result.winners, "scores": list(self.scores)},
-                )
-            )
+            over = {"winners": result.winners, "scores": list(self.scores), "how": result.how}
+            events.append(Event("game_over", data={**over, **result.details}))
         else:
             self.phase = "between_rounds"
 
@@ -424,31 +374,9 @@ class ZipZapState(State[ZipZapView]):
             for s, own in enumerate(self.scores)
         )
         best = min(self.scores) if lowest_wins else max(self.scores)
-        # Seats as "seat N", which every renderer turns into names.
-        winners = [f"seat {p.seat + 1}" for p in placements if p.place == 1]
-        rule = "lowest total wins" if lowest_wins else "most rounds won wins"
-        if len(winners) == 1:
-            summary = f"{winners[0].capitalize()} wins with {plural(best, 'point')} ({rule})."
-        else:
-            names = ", ".join(winners[:-1]) + " and " + winners[-1]
-            summary = f"{names.capitalize()} share the win with {plural(best, 'point')} each ({rule})."
-        return Result(placements, summary)
-
-    def describe(self, action: Action) -> str:
-        fixed = {
-            "Z": "Zap",
-            "stall": "call a stall",
-            "idle": "play for the idle leader",
-            "deal": "deal the next round",
-        }
-        if action in fixed:
-            return fixed[action]
-        try:
-            card, zap = parse_play(action)
-        except IllegalAction:
-            return action
-        assert card is not None
-        return f"play the {card_name(card)}" + (" and Zap" if zap else "")
+        # how: "lowest_total" (scoring by cards left) or "most_rounds" (first out); points: the winners'.
+        how = "lowest_total" if lowest_wins else "most_rounds"
+        return Result(placements, how=how, details={"points": best})
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -496,5 +424,18 @@ class ZipZapState(State[ZipZapView]):
         state.last_round_points = None if lrp is None else list(lrp)
         state.went_out = data["went_out"]
         state.out_of_game = list(data["out_of_game"])
-        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        state.opening_events = [_opening_event(e, state.total_rounds) for e in data.get("opening_events", [])]
         return state
+
+
+def _opening_event(data: JSON, total_rounds: int) -> Event:
+    """A stored opening event as data. Snapshots stored before events became data also hold the
+    English sentence ("text"), which is dropped; what it said that the data did not (the rounds in
+    the game, whether the leader was chosen after flipped cards) is added to the data."""
+    kind, seat, params = data["kind"], data.get("seat"), dict(data.get("data") or {})
+    if "text" in data:
+        if kind == "deal":
+            params.setdefault("rounds", total_rounds)
+        elif kind == "control" and params.get("reason") == "first_player":
+            params.setdefault("flipped", "no deck" not in str(data["text"]))
+    return Event(kind, seat=seat, data=params)

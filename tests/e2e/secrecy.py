@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogs.drawings.zipzap_cards import card_name
 from cogs.table.model import Table
 from cogs.zipzap import card_label
-from rules.zipzap import card_name
 
 EPHEMERAL = 64
 

@@ -27,7 +27,8 @@ from typing import Any
 import discord
 import pytest
 
-from rules.gifttrap import NO_MATCH_LABEL, PRICES, TOKEN_LABELS, TOKENS
+from cogs.drawings.gifttrap_cards import NO_MATCH_LABEL, TOKEN_LABELS
+from rules.gifttrap import PRICES, TOKENS
 from tests.e2e.gifttrap_driver import is_over, open_lobby, play_to_end
 from tests.e2e.simhelpers import all_components, alt_texts, reply_text, title
 

@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
+from cogs.drawings.gifttrap_cards import TOKEN_LABELS
 from cogs.table.model import Table
-from rules.gifttrap import TOKEN_LABELS, TOKENS
+from rules.gifttrap import TOKENS
 from tests.e2e.gifttrap_driver import is_over, open_lobby, play_to_end
 from tests.e2e.secrecy import Audit
 

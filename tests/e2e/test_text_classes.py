@@ -465,8 +465,9 @@ def _broken(monkeypatch: pytest.MonkeyPatch, kind: str) -> tuple[str, int, dict[
     # before) puts fresh module objects in sys.modules, which ``import cogs.x`` would not see.
     gifttrap, spytrap, zipzap = (import_module(f"cogs.{key}") for key in ("gifttrap", "spytrap", "zipzap"))
 
-    if kind == "count":  # Zip Zap's counts without the plural helper
-        monkeypatch.setattr(zipzap, "plural", lambda n, noun, many=None: f"{n} {noun}s")
+    if kind == "count":  # Zip Zap's counts always in the plural form, whatever the number
+        plural = lambda singular, many, n, /, **params: many.format(n=n, **params)  # noqa: E731
+        monkeypatch.setattr(zipzap.T, "ngettext", plural)
         return "zipzap", 3, {"rounds": 2}, 3
     if kind == "hyphen for minus":  # GiftTRAP's old f"{n:+d}"
         monkeypatch.setattr(gifttrap, "signed", lambda n: f"{n:+d}")

@@ -11,7 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from rules.zaptrap import ZapTrapView, card_name
+from cogs.drawings.zaptrap_words import card_name
+from rules.zaptrap import ZapTrapView
 from tests.e2e.simhelpers import alt_texts
 from tests.e2e.zaptrap_driver import Person, current, custom_id_for, is_over, open_lobby, panel_version
 

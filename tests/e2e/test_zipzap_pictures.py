@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rules.zipzap.cards import card_name
+from cogs.drawings.zipzap_cards import card_name
 from tests.e2e.simhelpers import alt_texts, buttons
 from tests.e2e.zipzap_driver import Player, is_over, open_lobby, play_to_end
 

@@ -140,6 +140,9 @@ async def test_bad_clicks_are_refused_with_a_reason_and_change_nothing(simcord_e
     not_hers = next(c for c in table.state.hands[1] if not c.startswith("Z"))
     await refused(emit_click(alice.actor, alice.panel, f"ga:1:{table.version}:{not_hers}"), "don't hold")
     await refused(emit_click(alice.actor, alice.panel, f"ga:1:{table.version}:R99"), "")
+    # The table's Next round button while the round is still on (pressed late, or forged): the
+    # engine's refusal, worded by the game.
+    await refused(emit_click(alice.actor, t["lobby"], "gt:1:act:deal"), "The round is still being played;")
     await refused(emit_click(alice.actor, t["lobby"], "gt:999:hand"), "has ended")
     await refused(emit_click(alice.actor, t["lobby"], "totally:forged"), "isn't one I recognise")
     # Leaving and stopping are for players and the host.

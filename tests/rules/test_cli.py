@@ -76,7 +76,9 @@ def test_an_illegal_action_exits_1_with_its_reason_and_index(tmp_path: Path) -> 
     path.write_text(json.dumps(scenario({}, actions)))
     done = run_cli("replay", str(path))
     assert done.returncode == 1
-    assert "Illegal action #0" in done.stdout and "doesn't follow the red 3" in done.stdout
+    # The refusal as data: its code and parameters (the table words them for people).
+    assert "Illegal action #0" in done.stdout
+    assert 'does_not_follow {"card": "W5", "top": "R3"}' in done.stdout
 
 
 def test_an_unfinished_scenario_prints_the_state(tmp_path: Path, capsys: Any) -> None:
@@ -84,4 +86,4 @@ def test_an_unfinished_scenario_prints_the_state(tmp_path: Path, capsys: Any) ->
     path.write_text(json.dumps(scenario({"control": None, "top": "R3"}, [])))
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "The red 3 is flipped from the deck." in out and "Not over" in out
+    assert 'flip {"card": "R3"}' in out and "Not over" in out

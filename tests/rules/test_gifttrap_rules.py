@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from gifttrap_helpers import (
@@ -19,6 +20,7 @@ from gifttrap_helpers import (
     gift_events,
     layout_ids,
     new_state,
+    refusal,
     refused,
     reveal,
 )
@@ -27,7 +29,6 @@ from rules.base import QuietAction
 from rules.gifttrap import (
     GIFTS,
     PACK_GIFTS,
-    PRICES,
     GiftTrapOptions,
     GiftTrapState,
     load_gifts,
@@ -97,16 +98,17 @@ def test_the_dealer_picks_a_pack_and_players_plus_one_gifts_are_laid_out() -> No
     assert state.opening_events[0].kind == "round_start"
     assert state.legal_actions(0) == ["pack-1", "pack-2", "pack-3", "pack-4"]
     assert state.legal_actions(1) == []
-    assert refused(state, 2, "pack-2") == "Only the dealer picks the pack this round."
-    assert "Pick pack 1, 2, 3 or 4" in refused(state, 0, "pack-5")
-    assert refused(state, 0, "give-1-2") == "The gifts are not laid out yet: the dealer is picking the pack."
+    assert refused(state, 2, "pack-2") == "dealer_only"
+    assert refusal(state, 0, "pack-5").params == {"pack": 5} and refused(state, 0, "pack-5") == "no_such_pack"
+    assert refused(state, 0, "give-1-2") == "not_laid_out"
     (event,) = state.apply(0, "pack-3")
     assert event.kind == "pack" and event.seat == 0 and event.data["price"] == "$$$"
     assert state.phase == "choosing" and state.pack == 3 and len(state.layout) == 6
     assert all(GIFTS[g].pack == 3 for g in state.layout) and len(set(state.layout)) == 6
     view = state.view(None)
     assert [g["space"] for g in view["layout"]] == [1, 2, 3, 4, 5, 6]
-    assert view["price"] == "$$$" and "1. " in event.text
+    assert view["price"] == "$$$" and event.data["layout"] == state.layout and not event.data["by_referee"]
+    assert not event.text  # data only: the cog words it
 
 
 def test_the_pack_timer_picks_a_seeded_pack() -> None:
@@ -155,7 +157,7 @@ def test_the_dealer_passes_left_and_any_player_may_start_the_next_round() -> Non
     reveal(state)
     state.apply(None, "next")
     assert state.dealer == 2
-    assert refused(state, 0, "next") == "The round is still going: the next round starts after the reveal."
+    assert refused(state, 0, "next") == "round_going"
 
 
 # --- secret choices -------------------------------------------------------------------------------
@@ -167,19 +169,18 @@ def test_each_player_gives_each_other_player_one_gift_and_may_change_it_until_re
     state.apply(0, "give-1-3")  # changing your mind replaces the gift
     assert state.gives[0] == [None, 3, None, None]
     assert state.view(0)["my"]["to_give"] == [2, 3]
-    assert (
-        refused(state, 0, "give-0-1") == "You can't give a gift to yourself: give one to each other player."
-    )
-    assert refused(state, 0, "give-7-1") == "There is no such seat at this table."
-    assert refused(state, 0, "give-1-3") == "You are already giving that player gift 3."
-    assert "the gifts are numbered 1 to 5" in refused(state, 0, "give-2-6")
+    assert refused(state, 0, "give-0-1") == "give_to_self"
+    assert refused(state, 0, "give-7-1") == "no_such_seat"
+    assert refusal(state, 0, "give-1-3").params == {"space": 3, "seat": 1}
+    assert refused(state, 0, "give-1-3") == "already_giving"
+    assert refusal(state, 0, "give-2-6").params == {"space": 6, "spaces": 5}
 
 
 def test_the_same_gift_cannot_be_given_twice_but_several_givers_may_give_one_receiver_the_same() -> None:
     state = new_state(4)
     state.apply(0, "give-1-3")
-    reason = refused(state, 0, "give-2-3")
-    assert reason.startswith("You already give gift 3 to another player: you can give each gift only once.")
+    refused_ = refusal(state, 0, "give-2-3")
+    assert (refused_.code, refused_.params) == ("gift_given", {"space": 3, "seat": 1})
     assert "give-2-3" not in state.legal_actions(0)
     state.apply(2, "give-1-3")
     state.apply(3, "give-1-3")
@@ -189,16 +190,18 @@ def test_the_same_gift_cannot_be_given_twice_but_several_givers_may_give_one_rec
 def test_four_tokens_on_four_different_gifts() -> None:
     state = new_state(3)
     state.apply(0, "rank-great-2")
-    reason = refused(state, 0, "rank-noway-2")
-    assert reason == "Your GREAT +3 token is already on gift 2: each token goes on a different gift."
-    assert refused(state, 0, "rank-great-2") == "Your GREAT +3 token is already on gift 2."
+    other = refusal(state, 0, "rank-noway-2")
+    assert other.code == "gift_has_token"
+    assert other.params == {"token": "great", "space": 2, "wanted": "noway"}
+    same = refusal(state, 0, "rank-great-2")
+    assert (same.code, same.params) == ("token_already_there", {"token": "great", "space": 2})
     assert "rank-good-2" not in state.legal_actions(0)
     state.apply(0, "rank-great-3")  # moving a token
     assert state.ranks[0] == {"great": 3}
     state.apply(0, "rank-good-2")
     state.apply(0, "unrank-2")
     assert state.ranks[0] == {"great": 3}
-    assert refused(state, 0, "unrank-2") == "You have no token on gift 2."
+    assert refused(state, 0, "unrank-2") == "no_token"
 
 
 def test_ready_needs_complete_choices_and_locks_them() -> None:
@@ -206,13 +209,14 @@ def test_ready_needs_complete_choices_and_locks_them() -> None:
     state.apply(0, "give-1-1")
     state.apply(0, "rank-great-1")
     assert "ready" not in state.legal_actions(0)
-    reason = refused(state, 0, "ready")
-    assert reason == "Before you are ready, give 1 more gift and place your GOOD, OK, NO tokens."
+    missing = refusal(state, 0, "ready")
+    assert missing.code == "not_complete"
+    assert missing.params == {"receivers": [2], "tokens": ["good", "ok", "noway"]}
     events = choose(state, 0, {2: 2}, {"good": 2, "ok": 3, "noway": 4})
     assert [(e.kind, e.seat, e.data) for e in events] == [("ready", 0, {"seat": 0})]
     assert state.ready == [True, False, False]
-    assert refused(state, 0, "give-1-3") == "You are ready: your choices are locked in for this round."
-    assert refused(state, 0, "rank-ok-4") == "You are ready: your choices are locked in for this round."
+    assert refused(state, 0, "give-1-3") == "locked_in"
+    assert refused(state, 0, "rank-ok-4") == "locked_in"
     assert state.legal_actions(0) == [f"gifttrap-{n}" for n in range(1, 5)]
 
 
@@ -233,7 +237,7 @@ def test_gifttrap_get_more_is_refused_once_the_reveal_has_begun() -> None:
     choose(state, 1, {0: 3, 2: 4}, QUIET)
     state.apply(None, "fill")  # seat 2 ran out of time
     assert state.phase == "reveal" and state.revealed == []
-    locked = "The reveal has begun: choices are locked in until the next round."
+    locked = "reveal_begun"  # "The reveal has begun: choices are locked in until the next round."
     for _ in range(2):  # before the first gift is turned up, then after it
         assert refused(state, 0, "getmore-2") == locked
         assert refused(state, 0, "getmore-none") == locked
@@ -248,13 +252,16 @@ def test_gifttrap_get_more_is_refused_once_the_reveal_has_begun() -> None:
 
 def test_give_more_and_get_more_go_on_other_players_and_can_be_taken_back() -> None:
     state = new_state(3)
-    assert "You can't put Give More on yourself" in refused(state, 1, "givemore-1")
-    assert "You can't put Get More on yourself" in refused(state, 1, "getmore-1")
-    assert "nothing to take back" in refused(state, 1, "getmore-none")
+    assert refusal(state, 1, "givemore-1").params == {"card": "give_more"}
+    assert refused(state, 1, "givemore-1") == "card_on_self"
+    assert refusal(state, 1, "getmore-1").params == {"card": "get_more"}
+    assert refused(state, 1, "getmore-1") == "card_on_self"
+    assert refused(state, 1, "getmore-none") == "card_not_played"
     state.apply(1, "givemore-0")
     state.apply(1, "givemore-2")  # one Give More a round: it moves
     assert state.give_more[1] == 2
-    assert refused(state, 1, "givemore-2") == "Your Give More card is already with the gift for that player."
+    already = refusal(state, 1, "givemore-2")
+    assert (already.code, already.params) == ("card_already_there", {"card": "give_more", "seat": 2})
     state.apply(1, "givemore-none")
     assert state.give_more[1] is None
 
@@ -336,7 +343,7 @@ def test_when_choosing_time_runs_out_the_referee_fills_in_everyone_not_ready() -
     ]
     for event in events[:3]:
         assert event.data == {"seat": event.seat}
-        assert event.text == "ran out of time: the referee completed their choices."
+        assert not event.text
     assert state.filled == [False, True, True, True] and all(state.ready)
     assert state.gives[1][0] == 5 and state.ranks[1]["noway"] == 5  # what was chosen stays
     for seat in range(4):
@@ -353,15 +360,13 @@ def test_when_choosing_time_runs_out_the_referee_fills_in_everyone_not_ready() -
 
 def test_only_the_referee_fills_in_and_reveals() -> None:
     state = new_state(3)
-    assert refused(state, 0, "fill") == "Only the referee fills in choices or turns up the next gift."
-    assert refused(state, None, "reveal") == "There is nothing to reveal now."
+    assert refused(state, 0, "fill") == "referee_only"
+    assert refused(state, None, "reveal") == "nothing_to_reveal"
     state.apply(None, "fill")
-    assert refused(state, 1, "reveal") == "Only the referee fills in choices or turns up the next gift."
-    assert refused(state, None, "fill") == "There is nothing to fill in now."
-    assert (
-        refused(state, 0, "give-1-1") == "The reveal has begun: choices are locked in until the next round."
-    )
-    assert refused(state, None, "give-1-1") == "Only a player can do that."
+    assert refused(state, 1, "reveal") == "referee_only"
+    assert refused(state, None, "fill") == "nothing_to_fill"
+    assert refused(state, 0, "give-1-1") == "reveal_begun"
+    assert refused(state, None, "give-1-1") == "players_only"
 
 
 # --- the reveal -----------------------------------------------------------------------------------
@@ -413,7 +418,7 @@ def test_no_match_moves_both_back_one() -> None:
     (gift,) = gift_events(reveal(state, 1))
     record = gift.data
     assert record["space"] == 5 and record["token"] is None and record["points"] == -1
-    assert "NO MATCH −1" in gift.text
+    assert record["receiver_points"] == record["giver_points"] == -1 and not gift.text
     assert state.get_track[0] == 9 and state.give_track[1] == 9
 
 
@@ -424,7 +429,7 @@ def test_give_more_doubles_only_the_givers_move() -> None:
     assert record["give_more"] and not record["get_more"]
     assert record["giver_points"] == 6 and record["receiver_points"] == 3
     assert state.give_track[1] == 16 and state.get_track[0] == 13
-    assert record["why"] == ["The giver's Give More card doubles the giver's move."]
+    assert record["why"] == ["give_more"]
 
 
 def test_get_more_doubles_only_the_receivers_move() -> None:
@@ -434,7 +439,7 @@ def test_get_more_doubles_only_the_receivers_move() -> None:
     assert record["get_more"] and not record["give_more"]
     assert record["receiver_points"] == 4 and record["giver_points"] == 2
     assert state.get_track[0] == 14 and state.give_track[1] == 12
-    assert record["why"] == ["The receiver's Get More card doubles the receiver's move."]
+    assert record["why"] == ["get_more"]
 
 
 def test_give_more_and_get_more_may_both_double_one_gift_and_double_losses_too() -> None:
@@ -444,7 +449,7 @@ def test_give_more_and_get_more_may_both_double_one_gift_and_double_losses_too()
     assert record["token"] == "noway" and record["give_more"] and record["get_more"]
     assert record["receiver_points"] == record["giver_points"] == -8
     assert state.get_track[0] == 2 and state.give_track[1] == 2
-    assert len(record["why"]) == 2
+    assert record["why"] == ["give_more", "get_more"]
 
 
 def test_gifttrap_give_more_and_get_more_come_back_fresh_every_round() -> None:
@@ -577,7 +582,7 @@ def test_gifttrap_before_the_reveal_stops_all_scoring_from_that_gift_no_match_in
     assert record["trapped"] and record["token"] == "great" and record["points"] == 3
     assert record["receiver_points"] == record["giver_points"] == 0
     assert state.get_track[0] == 10 and state.give_track[1] == 10
-    assert record["why"] == ["A GiftTRAP card is on this gift, so nobody scores from it."]
+    assert record["why"] == ["gifttrap"]
     # Seat 2 gave seat 1 gift 1 too, where seat 1 has no token: no NO MATCH either.
     rest = gift_events(reveal(state))
     trapped = [e.data for e in rest if e.data["space"] == 1]
@@ -603,24 +608,25 @@ def test_gifttrap_during_the_reveal_keeps_points_already_scored() -> None:
 def test_gifttrap_is_once_a_game_and_one_card_per_gift() -> None:
     state = new_state(3)
     state.apply(0, "gifttrap-2")
-    assert refused(state, 1, "gifttrap-2") == "Gift 2 already has a GiftTRAP card on it."
-    assert refused(state, 0, "gifttrap-3") == "You have already used your GiftTRAP card: it is once a game."
+    assert refusal(state, 1, "gifttrap-2").params == {"space": 2}
+    assert refused(state, 1, "gifttrap-2") == "already_trapped"
+    assert refused(state, 0, "gifttrap-3") == "gifttrap_used"
     assert not any(a.startswith("gifttrap") for a in state.legal_actions(0))
     assert "gifttrap-2" not in state.legal_actions(1) and "gifttrap-3" in state.legal_actions(1)
     state.apply(None, "fill")
     reveal(state)
-    assert "GiftTRAP goes on a gift on the table" in refused(state, 1, "gifttrap-1")
+    assert refused(state, 1, "gifttrap-1") == "no_gifts_out"
     state.apply(None, "next")
     assert state.trapped == [] and state.trap_used == [True, False, False]
     state.apply(1, "pack-2")
-    assert refused(state, 0, "gifttrap-1") == "You have already used your GiftTRAP card: it is once a game."
+    assert refused(state, 0, "gifttrap-1") == "gifttrap_used"
     assert "gifttrap-1" in state.legal_actions(2)
 
 
 def test_without_strategy_cards_there_is_no_give_more_get_more_or_gifttrap() -> None:
     state = new_state(3, strategy_cards=False)
     for action in ("givemore-1", "getmore-1", "gifttrap-1"):
-        assert refused(state, 0, action) == "Strategy cards are not in play at this table."
+        assert refused(state, 0, action) == "no_strategy_cards"
     legal = state.legal_actions(0)
     assert not any(a.startswith(("givemore", "getmore", "gifttrap")) for a in legal)
     assert not state.view(0)["my"]["gifttrap_available"]
@@ -649,11 +655,12 @@ def test_both_markers_on_gifted_at_the_end_of_the_round_wins() -> None:
     assert [e.kind for e in events[-2:]] == ["round_over", "game_over"]
     result = state.result()
     assert result is not None and result.winners == [0]
-    assert "One player" in result.summary
+    assert (result.how, result.details) == ("gifted", {"round": state.round, "winners": [0]})
+    assert not result.summary
     places = {p.seat: (p.place, p.points) for p in result.placements}
     assert places[0] == (1, 40)
     assert state.legal_actions(0) == [] and state.quiet_actions() == []
-    assert refused(state, 0, "next") == "The game is over."
+    assert refused(state, 0, "next") == "game_over"
 
 
 def test_reaching_gifted_mid_round_and_falling_back_does_not_win() -> None:
@@ -672,7 +679,7 @@ def test_several_players_on_gifted_share_the_win() -> None:
     assert state.give_track[:2] == [20, 20] and state.get_track[:2] == [20, 20]
     result = state.result()
     assert result is not None and result.winners == [0, 1]
-    assert "2 players" in result.summary and "share the win" in result.summary
+    assert (result.how, result.details) == ("gifted", {"round": 1, "winners": [0, 1]})
     places = {p.seat: p.place for p in result.placements}
     assert places[0] == places[1] == 1 and places[3] == 3 and places[2] == 4
 
@@ -742,8 +749,9 @@ def test_a_deal_fixes_the_first_layout_dealer_and_markers() -> None:
 def test_bad_notation_is_refused() -> None:
     state = new_state(3)
     for action in ("give-1", "give-a-2", "rank-best-1", "rank-great-01", "gifttrap", "hello", "give-1-2-3"):
-        assert "is not a GiftTRAP action" in refused(state, 0, action)
-    assert refused(state, 9, "give-1-1") == "That seat is not at this table."
+        assert refusal(state, 0, action).params == {"action": action}
+        assert refused(state, 0, action) == "not_an_action"
+    assert refused(state, 9, "give-1-1") == "not_at_table"
 
 
 def test_actions_fit_in_custom_ids() -> None:
@@ -766,16 +774,10 @@ def test_house_rulings_follow_the_options() -> None:
     assert text.startswith("# GiftTRAP") and "NO MATCH −1" in text and "GiftTRAP** (once a game)" in text
 
 
-def test_describe() -> None:
+def test_the_engine_names_no_action_in_words() -> None:
+    """Actions are named in words by the cog (GiftTrapUI.describe, tests/e2e/test_gifttrap_texts.py)."""
     state = new_state(3)
-    first = GIFTS[state.layout[0]].name
-    assert state.describe("give-1-1") == f"give gift 1 ({GIFTS[state.layout[0]].label}) to seat 2"
-    assert first in state.describe("rank-great-1") and "GREAT +3" in state.describe("rank-great-1")
-    assert state.describe("givemore-2") == "put Give More with your gift for seat 3"
-    assert state.describe("getmore-none") == "take back your Get More card"
-    assert state.describe("ready") == "lock in your choices"
-    assert state.describe("pack-2") == f"pick the {PRICES[2]} pack"
-    assert state.describe("gifttrap-9") == "gifttrap-9" and state.describe("nonsense") == "nonsense"
+    assert state.describe("give-1-1") == "give-1-1" and state.describe("nonsense") == "nonsense"
 
 
 def test_json_round_trip_in_every_phase() -> None:
@@ -798,6 +800,27 @@ def test_json_round_trip_in_every_phase() -> None:
             assert loaded.view(seat) == GAME.from_json(data).view(seat)
     with pytest.raises(ValueError, match="Not a GiftTRAP state"):
         GAME.from_json({"game": "zipzap"})
+
+
+def test_a_snapshot_stored_before_the_catalogs_still_loads() -> None:
+    """gifttrap_old_snapshot.json was stored by the code before events, refusals and results became
+    data (mid-reveal, with Give More, Get More and a GiftTRAP card): its events' sentences are dropped,
+    its revealed gifts' reasons become codes, and the game plays on to the same markers."""
+    path = Path(__file__).with_name("gifttrap_old_snapshot.json")
+    old = json.loads(path.read_text(encoding="utf-8"))
+    assert old["opening_events"][0]["text"] and "doubles" in old["revealed"][1]["why"][0]  # the old format
+    state = GAME.from_json(old)
+    assert [e.kind for e in state.opening_events] == ["round_start", "pack"]
+    assert all(not e.text for e in state.opening_events)
+    assert state.opening_events[1].data["layout"] == state.layout
+    assert [r["why"] for r in state.revealed] == [[], ["get_more"], ["gifttrap"], ["give_more"]]
+    assert state.view(None)["revealed"][1]["why"] == ["get_more"]
+    again = GAME.from_json(json.loads(json.dumps(state.to_json())))
+    assert again.to_json() == state.to_json()
+    assert "text" not in json.dumps(state.to_json()["opening_events"])
+    events = reveal(state)
+    assert [e.kind for e in events][-1] == "round_over" and all(not e.text for e in events)
+    assert state.phase == "between_rounds" and len(state.history) == 1
 
 
 def test_gifttrap_refuses_two_players_and_nine() -> None:

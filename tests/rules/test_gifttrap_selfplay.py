@@ -197,7 +197,9 @@ def test_cli_selfplay_and_replay(tmp_path: Path) -> None:
         timeout=120,
     )
     assert replayed.returncode == 0, replayed.stderr
-    assert "place 1" in replayed.stdout and "unwraps gift" in replayed.stdout
+    # Events print as data (kind and details), the result as its ``how`` and details.
+    assert "place 1" in replayed.stdout and ': gift {"' in replayed.stdout
+    assert 'gifted {"round": ' in replayed.stdout
 
 
 def test_a_scenario_file_with_expectations(tmp_path: Path) -> None:
@@ -237,4 +239,4 @@ def test_a_scenario_file_with_expectations(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seat 0: unwraps gift 5" in done.stdout
+    assert 'Seat 0: gift {"emoji": ' in done.stdout and '"space": 5, ' in done.stdout  # unwraps gift 5

@@ -348,7 +348,7 @@ def test_a_scenario_file_with_expectations(tmp_path: Path) -> None:
     path.write_text(json.dumps(scenario))
     done = run_cli("replay", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Seat 2: called ZAP on their partner" in done.stdout
+    assert 'Seat 2: call {"caller": 2, "target": 0, "call": "ZAP"' in done.stdout
     scenario["expect"] = {"scores": [0, 1]}
     path.write_text(json.dumps(scenario))
     assert run_cli("replay", str(path)).returncode == 1

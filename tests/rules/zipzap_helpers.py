@@ -45,14 +45,15 @@ def snapshot(state: ZipZapState) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-def refused(state: ZipZapState, seat: int | None, action: str) -> str:
-    """Apply an action that must be illegal; check nothing changed and return the reason."""
+def refused(state: ZipZapState, seat: int | None, action: str) -> tuple[str, dict[str, Any]]:
+    """Apply an action that must be illegal; check nothing changed and return the refusal as data:
+    its code and parameters (the cog words them: tests/e2e/test_zipzap_words.py)."""
     before = snapshot(state)
     try:
         state.apply(seat, action)
     except IllegalAction as exc:
         assert snapshot(state) == before, "an illegal action changed the state"
-        return exc.reason
+        return exc.code, exc.params
     raise AssertionError(f"{action!r} by seat {seat} was accepted")
 
 
