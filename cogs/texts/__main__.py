@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from cogs.texts.catalogs import ROOT, check, update
+from cogs.texts.catalogs import check, update
+from cogs.texts.sources import ROOT
 
 
 def main(argv: list[str]) -> int:

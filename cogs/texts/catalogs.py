@@ -28,10 +28,8 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 from cogs.texts import DOMAINS, LANGUAGES, LOCALES, SOURCE, catalog_path, domain_of
+from cogs.texts.sources import ROOT, module_name, source_files
 
-ROOT = LOCALES.parent
-# Where texts are looked for: the Discord layer, the engines (which must hold none), the bot.
-SOURCES = ("bot.py", "cogs", "rules", "db")
 # gettext's keywords, and discord.py's locale_str: slash commands' names, descriptions and choices
 # (translated for Discord by cogs.texts.commands).
 KEYWORDS = {**DEFAULT_KEYWORDS, "locale_str": None}
@@ -47,19 +45,6 @@ HEADER = {
     "last_translator": "the game-night referee's translators",
     "language_team": "the game-night referee's translators",
 }
-
-
-def source_files() -> list[Path]:
-    files: list[Path] = []
-    for name in SOURCES:
-        path = ROOT / name
-        files.extend([path] if path.is_file() else sorted(path.rglob("*.py")))
-    return files
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def extract(domain: str, files: Iterable[Path] | None = None) -> Catalog:

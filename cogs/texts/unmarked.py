@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from cogs.texts.catalogs import ROOT, source_files
+from cogs.texts.sources import ROOT, source_files
 
 BASELINE = ROOT / "locales" / "unmarked.txt"
 MARKERS = frozenset({"gettext", "ngettext", "pgettext", "npgettext", "N_", "_", "locale_str"})

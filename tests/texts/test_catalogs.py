@@ -90,7 +90,7 @@ def test_a_missing_or_untranslated_message_is_found() -> None:
 def test_a_template_out_of_date_is_found(tmp_path: object) -> None:
     from pathlib import Path
 
-    from cogs.texts.catalogs import ROOT
+    from cogs.texts.sources import ROOT
 
     module = ROOT / "cogs" / "zz_catalog_probe.py"
     try:
