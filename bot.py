@@ -34,6 +34,7 @@ from cogs.table.failures import invite_url
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
+from cogs.texts import Texts
 from cogs.texts.commands import CatalogTranslator
 from db.engine import Database, DatabaseUnavailable, check, prepare
 from db.ownership import HEARTBEAT, WATCH, ChangeFeed, Ownership, ShardLost, ShardsRefused
@@ -55,10 +56,12 @@ EXTENSIONS = (
 )
 
 log = logging.getLogger("referee")
+T = Texts(__name__)
 # A host gives a stopping service about 10 s before it kills it; finish well inside that.
 SHUTDOWN_SECONDS = 8.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
+# text: for the operator, at start-up
 NO_TOKEN = """\
 The bot needs a Discord bot token to log in, and DISCORD_TOKEN is not set. Create an application
 at https://discord.com/developers/applications, add a Bot to it and copy its token, then copy
@@ -264,14 +267,15 @@ class RefereeBot(commands.Bot):
         """One answer for every slash command that could not run: a forged or out-of-range option,
         a command used outside a server, or a bug (logged, and the person told it failed)."""
         if isinstance(error, app_commands.TransformerError):
-            text = f"The value {escape(repr(error.value)[:100])} isn't valid there, so nothing happened."
+            value = escape(repr(error.value)[:100])
+            text = T.gettext("The value {value} isn't valid there, so nothing happened.", value=value)
         elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "That command only works in a server channel."
+            text = T.gettext("That command only works in a server channel.")
         elif isinstance(error, app_commands.CheckFailure | app_commands.CommandNotFound):
-            text = "You can't use that command here."
+            text = T.gettext("You can't use that command here.")
         else:
             log.error("slash command failed", exc_info=error)
-            text = "Something went wrong on my side and nothing changed. Please try again."
+            text = T.gettext("Something went wrong on my side and nothing changed. Please try again.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
@@ -366,6 +370,7 @@ def health_check() -> tuple[bool, str]:
     except SystemExit as error:
         return False, str(error)
     if settings.token is None:
+        # text: for the operator (--check)
         return False, "DISCORD_TOKEN is not set, so the bot could not log in (see .env.example)."
     try:
         return True, check(settings.database_url)
