@@ -42,6 +42,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             winners = result.winners
             for seat in winners:
                 wins[record.levels[seat]] += 1
+            # text: the developers' CLI speaks English, like the log
             names = ", ".join(f"seat {s} ({record.levels[s]})" for s in winners)
             rounds = state.view(None).get("round", "?")
             print(
@@ -70,6 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(event_line(event))
     if outcome.failed_at is not None:
         step = data["actions"][outcome.failed_at]
+        # text: the developers' CLI speaks English, like the log
         where = f"Illegal action #{outcome.failed_at} (seat {step.get('seat')}: {step['action']!r})"
         print(f"{where}: {outcome.reason}")
         return 1

@@ -58,7 +58,7 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
         actual["hands"] = [state.view(s).get("hand") for s in range(state.players)]
     mismatches: dict[str, tuple[Any, Any]] = {}
     for key, wanted in expect.items():
-        got = actual.get(key, "<no such key>")
+        got = actual.get(key, "<no such key>")  # text: the CLI's report of a scenario
         if got != wanted:
             mismatches[key] = (wanted, got)
     return mismatches
