@@ -76,7 +76,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     state = outcome.state
     result = state.result()
     if result is not None:
-        print(result.summary)
+        # An engine that speaks in data gives how the game ended as a code and its details.
+        print(result.summary or f"{result.how} {json.dumps(result.details, sort_keys=True)}")
         for placement in result.placements:
             print(f"Seat {placement.seat}: place {placement.place}, {placement.points} points")
     else:

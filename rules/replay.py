@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ def replay(data: JSON) -> ReplayOutcome:
         try:
             outcome.events.extend(state.apply(seat, step["action"]))
         except IllegalAction as exc:
-            outcome.failed_at, outcome.reason = index, exc.reason
+            outcome.failed_at, outcome.reason = index, refusal_line(exc)
             return outcome
     outcome.mismatches = check_expect(state, data.get("expect") or {})
     return outcome
@@ -64,4 +65,12 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    return event.text if event.seat is None else f"Seat {event.seat}: {event.text}"
+    """An event as the CLI prints it: the sentence of an engine that still writes one, else its
+    kind and data (the games' cogs word them; the CLI is for developers)."""
+    text = event.text or f"{event.kind} {json.dumps(event.data, sort_keys=True)}"
+    return text if event.seat is None else f"Seat {event.seat}: {text}"
+
+
+def refusal_line(error: IllegalAction) -> str:
+    """A refusal as the CLI prints it: its code (or an unmoved engine's sentence) and parameters."""
+    return f"{error.code} {json.dumps(error.params, sort_keys=True)}" if error.params else error.code

@@ -336,9 +336,11 @@ class Entry:
             last = self._public_uses.get(key)
             if last is not None and (now - last).total_seconds() < seconds:
                 raise Refusal(f"Easy there — once every {seconds:g} seconds.")
-        await self.spine.act(
-            table, seat, action, interaction.user.id
-        )  # IllegalAction → a reason, via _guarded
+        try:
+            await self.spine.act(table, seat, action, interaction.user.id)
+        except IllegalAction as error:
+            # Worded by the game's cog (a code and its parameters, in the reader's language).
+            raise Refusal(self.spine.refusal(table, error)) from error
         if seconds:
             self._public_uses[key] = now
         # The table shows what happened. A click on the table message itself is answered by
