@@ -27,20 +27,23 @@ from sqlalchemy import update
 
 from cogs.offline_page import PageSync, PageUnsupported
 from cogs.table.journal import TABLE_EVENTS
+from cogs.texts import Texts
 from db.engine import Database, migrate
 from db.models import LIVE_STATUSES, Game, utcnow
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFLINE_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'offline.sqlite3'}"
 FRIENDS = ("alice", "bob", "carol", "dave")
 # The simulated bot account's name, shown on every message the page draws (SimCord's is "TestBot").
-BOT_NAME = "Game-night referee"
+BOT_NAME = "Game-night referee"  # text: the bot's account name, a name like the real bot's
 PUMP_SECONDS = 0.25
 # How long stopping waits for what is under way (the real bot's close() allows the same).
 SHUTDOWN_SECONDS = 8.0
 
+# text: for the operator, at start-up
 MISSING = """\
 The offline table needs SimCord's preview extra, which the normal bot does not install.
 Install it with:  .venv/bin/pip install -e ".[offline]"   (or simply: make offline)"""
@@ -98,6 +101,7 @@ async def offline_world(
             await bot.user.edit(username=BOT_NAME)
         except discord.HTTPException as error:  # the page then says "TestBot"; nothing else changes
             log.warning("could not name the offline bot %r: %s", BOT_NAME, error)
+        # text: the simulated server's own name, as a person names a server
         guild = env.create_guild(name="Game night (offline)")
         keys = game_keys(bot)
         channels = {key: guild.create_text_channel(key) for key in keys}
@@ -133,10 +137,12 @@ async def welcome(bot: Any, channels: dict[str, Any]) -> None:
 
     for key, channel in channels.items():
         title = get_game(key).title
-        text = (
-            f"👋 This is the offline **{title}** table. Type `/{key} new` in the box below to open a "
-            f"lobby, add computer players to fill the seats and press **Start**. Act as another friend "
-            f"with **Viewing as** at the top; `/{key} rules` explains the game."
+        text = T.gettext(
+            "👋 This is the offline **{title}** table. Type `/{key} new` in the box below to open a "
+            "lobby, add computer players to fill the seats and press **Start**. Act as another friend "
+            "with **Viewing as** at the top; `/{key} rules` explains the game.",
+            title=title,
+            key=key,
         )
         nobody = discord.AllowedMentions.none()
         await bot.get_partial_messageable(channel.id).send(text, allowed_mentions=nobody)

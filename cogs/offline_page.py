@@ -59,6 +59,7 @@ KEEP_COPIES = 4
 KEEP_TRANSCRIPT = 5_000
 NEEDED = ("_action", "_publish", "_page_payload", "_advance_presentation_time", "_action_page", "_python")
 
+# text: the page's diagnostics are for the log and the operator's terminal
 CHANGED = "the message changed since the page's copy of it (a genuine race); the page now shows the new copy"
 
 
@@ -76,6 +77,7 @@ class Refusal:
     cause: str
 
     def line(self) -> str:
+        # text: for the log
         return f"the page refused {self.viewer}'s {self.kind.replace('_', ' ')} ({self.code}): {self.cause}"
 
 
@@ -137,6 +139,7 @@ class PageSync:
             lacking.append("_action_plans._component_key")
         if lacking:
             raise PageUnsupported(
+                # text: for the operator, at start-up
                 "This SimCord's preview page lacks " + ", ".join(lacking) + ", which the offline mode "
                 'needs. Install the pinned version: .venv/bin/pip install -e ".[offline]"'
             )
@@ -175,9 +178,9 @@ class PageSync:
         if self._reading is page:
             origin = "read"
         elif preview._action_page is page:
-            origin = "own action"
+            origin = "own action"  # text: for the log
         elif preview._action_page is not None:
-            origin = "another page's action"
+            origin = "another page's action"  # text: for the log
         else:
             origin = "set-up"
         mark = self._world_mark()
@@ -217,7 +220,7 @@ class PageSync:
             preview._advance_presentation_time()  # countdowns are drawn against the copy's time
             self._reading = page
             try:
-                self._publish(page, reason="refresh")
+                self._publish(page, reason="refresh")  # text: SimCord's reason code
             finally:
                 self._reading = None
         payload: dict[str, Any] = self._payload_original(page)
@@ -271,7 +274,7 @@ class PageSync:
                 # Pressing that position now would press another button than the person saw.
                 log.debug("a click on %s, which is now %s", _meaning(seen), live and _meaning(live))
                 if named == page.revision:
-                    self._publish(page, reason="refresh")  # SimCord then refuses it as stale
+                    self._publish(page, reason="refresh")  # text: SimCord's code; it then refuses it as stale
                 return CHANGED
         if named != page.revision:
             self._withdraw(page, held)
@@ -325,9 +328,10 @@ class PageSync:
         if cause is None:
             named = body.get("published_revision") if isinstance(body, dict) else None
             cause = (
+                # text: for the log
                 f"the action named revision {named}; the page is at {getattr(page, 'revision', '?')}"
                 if code == "stale-revision"
-                else "SimCord's diagnostic code says why"
+                else "SimCord's diagnostic code says why"  # text: for the log
             )
         self._refused(page, kind, code, cause)
 

@@ -27,7 +27,7 @@ from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.texts import N_, Texts, language
+from cogs.texts import N_, Texts, language, ordinal
 from rules.base import Event, IllegalAction
 from rules.spytrap import COUNTRIES, FILES_TO_WIN, HAND_SIZE, SpyTrap, SpyTrapState, card_type, country_of
 from rules.spytrap.views import CountryTally, SpyTrapPrompt, SpyTrapView
@@ -883,15 +883,9 @@ def _pile_sketch(cards: list[str], alt: str) -> Sketch:
 
 def _put_out_line(medal: str, name: str, spy: str, order: int) -> str:
     """A final line of a spy put out, the ``order``-th: "3. **bob** — the French spy 🇫🇷 · put out 1st"."""
-    params = {"medal": medal, "name": name, "spy": spy, "order": order}
-    # English ordinals: 1st, 2nd, 3rd, 4th… (11th, 12th, 13th); other languages choose their own.
-    if order % 10 == 1 and order % 100 != 11:
-        return T.gettext("{medal} **{name}** — {spy} · put out {order}st", **params)
-    if order % 10 == 2 and order % 100 != 12:
-        return T.gettext("{medal} **{name}** — {spy} · put out {order}nd", **params)
-    if order % 10 == 3 and order % 100 != 13:
-        return T.gettext("{medal} **{name}** — {spy} · put out {order}rd", **params)
-    return T.gettext("{medal} **{name}** — {spy} · put out {order}th", **params)
+    return T.gettext(
+        "{medal} **{name}** — {spy} · put out {order}", medal=medal, name=name, spy=spy, order=ordinal(order)
+    )
 
 
 def _hint(view: SpyTrapView, hint: str) -> str:
@@ -1114,8 +1108,8 @@ def refusal(error: IllegalAction) -> str:
 
 class SpyTrapCog(commands.Cog):
     spytrap = app_commands.Group(
-        name=locale_str("spytrap"),  # text: the command's name, the game's key
-        description=locale_str(N_("Spy Trap: bidding, piles and hidden identities")),
+        name=locale_str("spytrap"),
+        description=locale_str("Spy Trap: bidding, piles and hidden identities"),
         guild_only=True,
     )
 
@@ -1124,14 +1118,14 @@ class SpyTrapCog(commands.Cog):
         bot.referee.register(SpyTrapUI())
 
     @spytrap.command(
-        name=locale_str("new"),  # text: a command's name
-        description=locale_str(N_("Open a Spy Trap table in this channel")),
+        name=locale_str("new"),
+        description=locale_str("Open a Spy Trap table in this channel"),
     )
     @app_commands.describe(
-        seats=locale_str(N_("How many seats (2–6)")),
-        speed=locale_str(N_("Timers: relaxed, fast or off")),
-        thread=locale_str(N_("Play in a new thread")),
-        max_rounds=locale_str(N_("Stop after this many rounds and rank by Files (default 40)")),
+        seats=locale_str("How many seats (2–6)"),
+        speed=locale_str("Timers: relaxed, fast or off"),
+        thread=locale_str("Play in a new thread"),
+        max_rounds=locale_str("Stop after this many rounds and rank by Files (default 40)"),
     )
     async def new(
         self,
@@ -1145,8 +1139,8 @@ class SpyTrapCog(commands.Cog):
         await open_table_command(interaction, GAME.key, seats=seats, speed=speed, rules=rules, thread=thread)
 
     @spytrap.command(
-        name=locale_str("rules"),  # text: a command's name
-        description=locale_str(N_("How to play Spy Trap, and the house rulings in force")),
+        name=locale_str("rules"),
+        description=locale_str("How to play Spy Trap, and the house rulings in force"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         await send_rules(interaction, GAME)

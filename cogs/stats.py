@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.boards import history, leaderboard, record, replay, seasons
@@ -17,21 +18,28 @@ from rules import GAMES
 log = logging.getLogger(__name__)
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in GAMES.items()]
-SEASON_CHOICES = [app_commands.Choice(name="every game", value=seasons.ALL), *GAME_CHOICES]
+SEASON_CHOICES = [app_commands.Choice(name=locale_str("every game"), value=seasons.ALL), *GAME_CHOICES]
 
 
 class StatsCog(commands.Cog):
-    stats = app_commands.Group(name="stats", description="Records in this server", guild_only=True)
+    stats = app_commands.Group(
+        name=locale_str("stats"), description=locale_str("Records in this server"), guild_only=True
+    )
     season = app_commands.Group(
-        name="season", description="Leaderboard seasons in this server", guild_only=True
+        name=locale_str("season"),
+        description=locale_str("Leaderboard seasons in this server"),
+        guild_only=True,
     )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's standings in a game")
+    @app_commands.command(
+        name=locale_str("leaderboard"), description=locale_str("This server's standings in a game")
+    )
     @app_commands.describe(
-        game="Which game", season="An earlier season's number (the current one if left empty)"
+        game=locale_str("Which game"),
+        season=locale_str("An earlier season's number (the current one if left empty)"),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -43,21 +51,32 @@ class StatsCog(commands.Cog):
     ) -> None:
         await leaderboard.send_board(interaction, game.value, season)
 
-    @stats.command(name="show", description="A player's record per game here (only you see it)")
-    @app_commands.describe(user="Whose record (yours, if left empty)")
+    @stats.command(
+        name=locale_str("show"), description=locale_str("A player's record per game here (only you see it)")
+    )
+    @app_commands.describe(user=locale_str("Whose record (yours, if left empty)"))
     async def show(self, interaction: discord.Interaction[Any], user: discord.Member | None = None) -> None:
         await record.show(interaction, user)
 
-    @stats.command(name="forget", description="Delete your standings in this server (asks first)")
+    @stats.command(
+        name=locale_str("forget"), description=locale_str("Delete your standings in this server (asks first)")
+    )
     async def forget(self, interaction: discord.Interaction[Any]) -> None:
         await record.ask_to_forget(interaction)
 
-    @stats.command(name="export", description="This server's standings as a CSV file (server managers)")
+    @stats.command(
+        name=locale_str("export"),
+        description=locale_str("This server's standings as a CSV file (server managers)"),
+    )
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         await record.export(interaction)
 
-    @app_commands.command(name="history", description="A player's recent games here (only you see it)")
-    @app_commands.describe(user="Whose games (yours, if left empty)", game="Only this game")
+    @app_commands.command(
+        name=locale_str("history"), description=locale_str("A player's recent games here (only you see it)")
+    )
+    @app_commands.describe(
+        user=locale_str("Whose games (yours, if left empty)"), game=locale_str("Only this game")
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def history(
@@ -70,16 +89,20 @@ class StatsCog(commands.Cog):
         key = game.value if game is not None else history.ALL
         await history.send_page(interaction, who.id, who.display_name, key, 1, edit=False)
 
-    @app_commands.command(name="replay", description="Watch a finished game again (only you see it)")
-    @app_commands.describe(number="The game's number, as /history shows it (#42)")
+    @app_commands.command(
+        name=locale_str("replay"), description=locale_str("Watch a finished game again (only you see it)")
+    )
+    @app_commands.describe(number=locale_str("The game's number, as /history shows it (#42)"))
     @app_commands.guild_only()
     async def replay(
         self, interaction: discord.Interaction[Any], number: app_commands.Range[int, 1, 10**15]
     ) -> None:
         await replay.show(interaction, number, 0, edit=False)
 
-    @season.command(name="new", description="Start a new season (server managers; asks first)")
-    @app_commands.describe(game="Which game (every game, if left empty)")
+    @season.command(
+        name=locale_str("new"), description=locale_str("Start a new season (server managers; asks first)")
+    )
+    @app_commands.describe(game=locale_str("Which game (every game, if left empty)"))
     @app_commands.choices(game=SEASON_CHOICES)
     async def new_season(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None

@@ -11,16 +11,22 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs import boards
 from cogs.help import RULES_ID, show_full_rules
 from cogs.table.buttons import is_ours, on_message, payload, route_unlisted
 from cogs.table.common import NOBODY, Refusal, reply
+from cogs.texts import Texts
+
+T = Texts(__name__)
 
 
 class TablesCog(commands.Cog):
-    table = app_commands.Group(name="table", description="The game table in this channel", guild_only=True)
+    table = app_commands.Group(
+        name=locale_str("table"), description=locale_str("The game table in this channel"), guild_only=True
+    )
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -29,15 +35,20 @@ class TablesCog(commands.Cog):
         """The table in the channel the command came from, or None after saying there is none."""
         table = self.bot.referee.table_in(interaction.channel_id)
         if table is None:
-            await reply(interaction, "There's no table in this channel.")
+            await reply(interaction, T.gettext("There's no table in this channel."))
         return table
 
-    @table.command(name="hand", description="Show your hand (same as the My hand button)")
+    @table.command(
+        name=locale_str("hand"), description=locale_str("Show your hand (same as the My hand button)")
+    )
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         if (table := await self._table_here(interaction)) is not None:
             await self.bot.referee.on_table_button(interaction, table.id, "hand", None)
 
-    @table.command(name="status", description="Who the table waits on, and its clocks (only you see it)")
+    @table.command(
+        name=locale_str("status"),
+        description=locale_str("Who the table waits on, and its clocks (only you see it)"),
+    )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         if (table := await self._table_here(interaction)) is None:
             return
@@ -48,11 +59,17 @@ class TablesCog(commands.Cog):
                 view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
             )
 
-    @table.command(name="leave", description="Leave the table; a computer player takes over your seat")
+    @table.command(
+        name=locale_str("leave"),
+        description=locale_str("Leave the table; a computer player takes over your seat"),
+    )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         await self._answer(interaction, self.bot.referee.leave(interaction))
 
-    @table.command(name="stop", description="Stop the table in this channel (host or server manager)")
+    @table.command(
+        name=locale_str("stop"),
+        description=locale_str("Stop the table in this channel (host or server manager)"),
+    )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         await self._answer(interaction, self.bot.referee.stop(interaction))
 
@@ -76,7 +93,7 @@ class TablesCog(commands.Cog):
             if not on_message(interaction, custom_id):
                 await boards.route_unlisted(interaction, custom_id)
         elif not is_ours(custom_id):
-            await reply(interaction, "That button isn't one I recognise, so nothing happened.")
+            await reply(interaction, T.gettext("That button isn't one I recognise, so nothing happened."))
         elif not on_message(interaction, custom_id):
             await route_unlisted(interaction, custom_id)
 

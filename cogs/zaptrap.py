@@ -508,6 +508,11 @@ class ZapTrapUI:
 
     # --- events and summaries -------------------------------------------------------------------
 
+    def events_applied(self, table: Table, events: list[Event]) -> None:
+        for event in events:
+            if event.kind == "swap" and event.seat is not None:
+                self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
+
     def event_line(self, table: Table, event: Event) -> str:
         if event.kind == "gesture" and event.seat is not None:
             return f"**{table.name(event.seat)}**: {event.data.get('emoji', '')}"
@@ -520,8 +525,6 @@ class ZapTrapUI:
                 f"**{table.name(event.seat)}** called {data['call']} on **{table.name(data['target'])}**: "
                 f"{plural(data['value'], 'point')}{each} to {to}."
             )
-        if event.kind == "swap" and event.seat is not None:
-            self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
         text = _names(table, event.text)
         if event.seat is not None:
             return f"**{table.name(event.seat)}** {text}"

@@ -71,11 +71,13 @@ def describe(url: str) -> str:
     """How to name the database to a person: the file, or the server and database (no password)."""
     path = sqlite_path(url)
     if path is not None:
+        # text: for the operator (start-up and --check), like the log
         return f"the database file {path}"
     parsed: URL = make_url(url)
     where = parsed.host or "localhost"
     if parsed.port is not None:
         where += f":{parsed.port}"
+    # text: for the operator (start-up and --check), like the log
     return f"the {parsed.get_backend_name()} database {parsed.database or '(default)'} on {where}"
 
 
@@ -161,6 +163,7 @@ def check(url: str) -> str:
     path = sqlite_path(url)
     if path is not None and not path.exists():
         raise DatabaseUnavailable(
+            # text: for the operator (start-up and --check), like the log
             f"The database file {path} does not exist yet: start the bot once, or run "
             "python bot.py --migrate, to create it."
         )
@@ -171,9 +174,11 @@ def check(url: str) -> str:
     head = head_revision(url)
     if current != head:
         raise DatabaseUnavailable(
+            # text: for the operator (start-up and --check), like the log
             f"The schema of {describe(url)} is at revision {current} but this version of the bot needs "
             f"{head}: run python bot.py --migrate (the bot also migrates when it starts)."
         )
+    # text: for the operator (start-up and --check), like the log
     return f"ok: {describe(url)} is reachable and its schema is at head ({head})"
 
 
@@ -193,6 +198,7 @@ def explain(url: str, error: BaseException) -> str:
     codes = {getattr(e, "errno", None) for e in chain}
     if "file is not a database" in text or "malformed" in text:
         return (
+            # text: for the operator (start-up and --check), like the log
             f"Could not open {name}: it is not a SQLite database or it is damaged ({reason}).\n"
             "Stop the bot and restore a backup in its place, or move the file aside (keep it: "
             "`sqlite3 FILE .recover` can often rescue its rows) and start the bot again to begin with "
@@ -200,6 +206,7 @@ def explain(url: str, error: BaseException) -> str:
         )
     if "database is locked" in text or "database table is locked" in text:
         return (
+            # text: for the operator (start-up and --check), like the log
             f"Could not write to {name}: another program holds a lock on it ({reason}).\n"
             "Usually that is a second copy of the bot, or a sqlite3 shell or backup tool with a "
             f"transaction open. Stop it (`fuser {path}` names the process) and start the bot again."
@@ -210,12 +217,14 @@ def explain(url: str, error: BaseException) -> str:
         or "readonly database" in text
     ):
         return (
+            # text: for the operator (start-up and --check), like the log
             f"Could not create or write {name} ({reason}).\n"
             f"Check that {path.parent} is a folder the user running the bot can write to (and that "
             f"{path.name} is a file, not a folder), or set DATABASE_URL to a writable place."
         )
     if "can't locate revision" in text:
         return (
+            # text: for the operator (start-up and --check), like the log
             f"{name[0].upper()}{name[1:]} was migrated by a newer version of the bot ({reason}).\n"
             "Run the newer version, or restore a backup taken before the upgrade."
         )
@@ -226,12 +235,14 @@ def explain(url: str, error: BaseException) -> str:
         or "timeout" in text.replace("_", "")
     ):
         return (
+            # text: for the operator (start-up and --check), like the log
             f"Could not connect to {name} ({reason}).\n"
             "Check that the server is running and reachable from here, and that DATABASE_URL "
             "(postgresql+asyncpg://user:password@host/database) names an existing database and a "
             "user allowed to use it."
         )
     return (
+        # text: for the operator (start-up and --check), like the log
         f"Could not open {name} ({type(root).__name__}: {reason}).\n"
         "Check DATABASE_URL; run with LOG_LEVEL=DEBUG to see the details."
     )

@@ -96,6 +96,7 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[Seat]] = relationship(
+        # text: a schema name
         back_populates="game_row", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
     )
 
@@ -130,6 +131,7 @@ class Seat(Base):
 
     game_row: Mapped[Game] = relationship(back_populates="seats")
 
+    # text: a schema name
     __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),)
 
 
@@ -149,6 +151,7 @@ class ActionRow(Base):
     log: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
+    # text: a schema name
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
 
 

@@ -104,6 +104,7 @@ class ShardTaken(ShardsRefused):
 
     def __init__(self, shard: int, shard_count: int, holder: str) -> None:
         super().__init__(
+            # text: for the operator (start-up), like the log
             f"Shard {shard} of {shard_count} is already run by another process ({holder}) on this "
             "database: stop that one first, or give this one other shards with SHARD_IDS."
         )
@@ -117,14 +118,19 @@ class ShardCountDiffers(ShardsRefused):
         counts = sorted({count for count, _ in others})
         if len(counts) == 1:
             names = " and ".join(sorted({holder for _, holder in others}))
+            # text: for the operator (start-up), like the log
             where = f"with SHARD_COUNT={counts[0]}"
+            # text: for the operator (start-up), like the log
             advice = f"or start this one with SHARD_COUNT={counts[0]}"
         else:  # only if owners disagreed among themselves before counts were checked
             names = " and ".join(f"{holder} (SHARD_COUNT={count})" for count, holder in sorted(set(others)))
+            # text: for the operator (start-up), like the log
             where = "with other counts"
+            # text: for the operator (start-up), like the log
             advice = "and start them all with one count"
         verb = "runs" if len(set(others)) == 1 else "run"
         super().__init__(
+            # text: for the operator (start-up), like the log
             f"SHARD_COUNT is {shard_count} here, but {names} already {verb} on this database {where}: "
             "a guild's shard depends on the count, so stop every process before changing "
             f"SHARD_COUNT, {advice}."
@@ -206,6 +212,7 @@ class Ownership:
                 # An UPDATE's result is a CursorResult; AsyncSession.execute is typed as the
                 # general Result, which has no rowcount.
                 if cast(CursorResult[Any], kept).rowcount != len(self.shard_ids):
+                    # text: for the operator (start-up), like the log
                     raise ShardLost(f"{self.owner} lost a shard lease to another process")
                 # A pause longer than the lease lets a process under another count start; this
                 # one must then stop, or a guild would have two owners.

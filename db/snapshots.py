@@ -65,13 +65,16 @@ def replay(
         for seq, seat, action in actions:
             expected += 1
             if seq != expected:
+                # text: for the log
                 raise Unreplayable(f"the log has no action {expected} (found {seq})")
             state.apply(seat, action)
         if expected != until:
+            # text: for the log
             raise Unreplayable(f"the log stops at version {expected}, the table is at {until}")
         data: dict[str, Any] = state.to_json()
     except Unreplayable:
         raise
     except Exception as error:
+        # text: for the log
         raise Unreplayable(f"replaying from version {since}: {error!r}") from error
     return data

@@ -50,6 +50,7 @@ class Conflict(Refused):
     process, or an older copy of the table) wrote first. Reload the table; never overwrite."""
 
     def __init__(self, game_id: int, expected: int) -> None:
+        # text: for the log
         super().__init__(f"table {game_id} is no longer at version {expected}")
         self.game_id = game_id
         self.expected = expected

@@ -26,14 +26,29 @@ def _url() -> str:
 
 
 def _configure(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode rebuilds a table on SQLite (a copy, the old one dropped, the copy renamed).
+        # With foreign keys on, dropping ``games`` deletes every seat and action that cascades from
+        # it, so they are off for the migration (as Alembic's batch mode documents: the pragma only
+        # takes effect outside a transaction, hence before it begins) and checked before it commits.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,
         compare_type=True,
     )
-    with context.begin_transaction():
-        context.run_migrations()
+    try:
+        with context.begin_transaction():
+            context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:  # rolls the whole migration back
+                    raise RuntimeError(f"the migration left rows pointing nowhere: {broken[:5]}")
+    finally:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 def run_offline() -> None:

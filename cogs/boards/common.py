@@ -11,36 +11,46 @@ import discord
 
 from cogs.table.failures import Failure, classify
 from cogs.table.results import escaped
+from cogs.texts import N_, Texts
 from rules import GAMES
-from rules.words import plural
 
 __all__ = [
+    "CONFIRM_SECONDS",
     "NO_PINGS",
     "READ_FAILED",
     "Dismiss",
     "acknowledge",
     "answer",
+    "confirmation_age",
     "escaped",
     "game_title",
     "is_ephemeral",
-    "ordinal",
-    "plural",
     "say",
     "settle",
     "win_rate",
 ]
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 # Nothing on a board, a record or a replay pings anyone: names are shown, never mentioned.
 NO_PINGS = discord.AllowedMentions.none()
-READ_FAILED = "I couldn't read the standings just now, so there's nothing to show. Please try again."
+READ_FAILED = N_("I couldn't read the standings just now, so there's nothing to show. Please try again.")
 
 
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
-    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+# A confirmation older than this is pressed again rather than trusted.
+CONFIRM_SECONDS = 15 * 60
+# How far ahead of this process's clock a confirmation's time may be: the question was asked by a
+# process of this bot (the clocks of several processes differ a little). Anything further ahead
+# was never asked: a button forged by a modified client, or a time past what a date can hold.
+CLOCK_SKEW_SECONDS = 60
+
+
+def confirmation_age(asked_at: int, now: float) -> str:
+    """ "fresh", "old" (ask again) or "forged" (no question of ours was asked then)."""
+    if asked_at > now + CLOCK_SKEW_SECONDS:
+        return "forged"
+    return "old" if now - asked_at > CONFIRM_SECONDS else "fresh"
 
 
 def win_rate(wins: int, games: int) -> str:
@@ -119,9 +129,13 @@ DISMISS_ID = re.compile(r"bx:(?P<what>[a-z]{1,16})")
 class Dismiss(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DISMISS_ID.pattern):
     """Cancel under a confirmation: says nothing changed and takes the buttons away."""
 
-    def __init__(self, what: str = "cancel", label: str = "Cancel") -> None:
+    def __init__(self, what: str = "cancel", label: str | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=f"bx:{what}")
+            discord.ui.Button(
+                label=label or T.pgettext("button", "Cancel"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"bx:{what}",
+            )
         )
         self.what = what
 
@@ -132,4 +146,4 @@ class Dismiss(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DISMISS_I
         return cls(match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await say(interaction, "Cancelled: nothing changed.", edit=is_ephemeral(interaction))
+        await say(interaction, T.gettext("Cancelled: nothing changed."), edit=is_ephemeral(interaction))

@@ -15,13 +15,15 @@ from typing import Any
 import discord
 
 from cogs.boards import replay
-from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, ordinal, say
+from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, say
 from cogs.table.buttons import payload, view_of
+from cogs.texts import Texts, ordinal
 from db.ratings import change_text
 from db.standings import HistoryEntry, Opponent
 from rules import GAMES
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 PER_PAGE = 5
 PAGE_ID = re.compile(r"hi:(?P<uid>\d{1,20}):(?P<game>[a-z0-9]{1,16}):(?P<page>\d{1,6}):(?P<dir>[pn])")
@@ -35,28 +37,32 @@ def opponent(o: Opponent) -> str:
         return escaped(o.name)
     if o.user_id is None:
         return f"{escaped(o.name)} 🤖"  # a computer seat, named by the lobby ("Robo 1 (casual)")
-    return f"{escaped(o.name)} (left)"  # a computer took over when this person left
+    return T.gettext("{name} (left)", name=escaped(o.name))  # a computer took over when this person left
 
 
 def entry_lines(entry: HistoryEntry, guild_id: int) -> list[str]:
     title = f"**#{entry.game_id} {game_title(entry.game)}** · <t:{int(entry.finished_at.timestamp())}:R>"
-    place = f"{'shared ' if entry.shared else ''}{ordinal(entry.place)} of {entry.players}"
-    if entry.left:
-        place = "left the game (rated last)"
+    place = T.gettext("left the game (rated last)") if entry.left else finish(entry)
     parts = [place]
     if entry.before is not None and entry.after is not None:
         parts.append(f"{entry.after} ({change_text(entry.before, entry.after)})")
     others = [opponent(o) for o in entry.others[:SHOWN_OPPONENTS]]
     if len(entry.others) > SHOWN_OPPONENTS:
-        others.append(f"{len(entry.others) - SHOWN_OPPONENTS} more")
+        others.append(T.ngettext("{n} more", "{n} more", len(entry.others) - SHOWN_OPPONENTS))
     if others:
-        parts.append("with " + ", ".join(others))
+        parts.append(T.gettext("with {names}", names=", ".join(others)))
     lines = [title, " · ".join(parts)]
     if entry.message_id is not None:
-        lines.append(
-            f"[Final table](https://discord.com/channels/{guild_id}/{entry.channel_id}/{entry.message_id})"
-        )
+        link = f"https://discord.com/channels/{guild_id}/{entry.channel_id}/{entry.message_id}"
+        lines.append(T.gettext("[Final table]({link})", link=link))
     return lines
+
+
+def finish(entry: HistoryEntry) -> str:
+    """ "2nd of 4", "shared 1st of 3"."""
+    if entry.shared:
+        return T.gettext("shared {place} of {players}", place=ordinal(entry.place), players=entry.players)
+    return T.gettext("{place} of {players}", place=ordinal(entry.place), players=entry.players)
 
 
 def draw(
@@ -69,14 +75,26 @@ def draw(
     game: str,
     guild_id: int,
 ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-    which = f"{game_title(game)} games" if game != ALL else "games"
-    title = f"Your recent {which}" if own else f"{who}'s recent {which}"
+    if game == ALL:
+        title = T.gettext("Your recent games") if own else T.gettext("{name}'s recent games", name=who)
+    elif own:
+        title = T.gettext("Your recent {game} games", game=game_title(game))
+    else:
+        title = T.gettext("{name}'s recent {game} games", name=who, game=game_title(game))
     embed = discord.Embed(title=title[:256], colour=discord.Colour.blurple())
     if not entries:
-        embed.description = "No finished games here yet." + (" Play one and it shows up here." if own else "")
+        embed.description = (
+            T.gettext("No finished games here yet. Play one and it shows up here.")
+            if own
+            else T.gettext("No finished games here yet.")
+        )
     else:
         embed.description = "\n\n".join("\n".join(entry_lines(e, guild_id)) for e in entries)
-        embed.set_footer(text=f"Page {page} of {pages} · pick a game below to watch it again")
+        embed.set_footer(
+            text=T.gettext(
+                "Page {page} of {pages} · pick a game below to watch it again", page=page, pages=pages
+            )
+        )
     items: list[discord.ui.Item[Any]] = []
     if entries:
         items.append(ReplayPick(user_id, entries))
@@ -99,7 +117,11 @@ async def send_page(
 ) -> None:
     guild_id = interaction.guild_id
     if guild_id is None:
-        await say(interaction, "Match history belongs to a server: ask in one of its channels.", edit=edit)
+        await say(
+            interaction,
+            T.gettext("Match history belongs to a server: ask in one of its channels."),
+            edit=edit,
+        )
         return
     try:
         entries, page, pages = await interaction.client.standings.history(
@@ -107,7 +129,7 @@ async def send_page(
         )
     except Exception:
         log.exception("could not read a history")
-        await say(interaction, READ_FAILED, edit=edit)
+        await say(interaction, T.gettext(READ_FAILED), edit=edit)
         return
     own = user_id == interaction.user.id
     if name is None:  # a page button: the name the server shows, else the one they played under
@@ -119,7 +141,7 @@ async def send_page(
                 name = await interaction.client.standings.name_of(guild_id, user_id)
             except Exception:
                 log.warning("could not read a player's name", exc_info=True)
-            name = name or "A player"
+            name = name or T.gettext("A player")
     embed, items = draw(escaped(name), own, entries, page, pages, user_id, game, guild_id)
     await answer(interaction, edit=edit, embed=embed, view=view_of(items))
 
@@ -148,7 +170,9 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         edit = is_ephemeral(interaction)
         if self.game != ALL and self.game not in GAMES:  # only a forged button names one
-            await say(interaction, "That history doesn't exist, so there's nothing to show.", edit=edit)
+            await say(
+                interaction, T.gettext("That history doesn't exist, so there's nothing to show."), edit=edit
+            )
             return
         await send_page(interaction, self.user_id, None, self.game, self.page, edit=edit)
 
@@ -160,9 +184,7 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         options = [
             discord.SelectOption(
                 label=f"#{e.game_id} {game_title(e.game)}"[:100],
-                description=(
-                    "left" if e.left else f"{'shared ' if e.shared else ''}{ordinal(e.place)} of {e.players}"
-                ),
+                description=T.pgettext("history", "left") if e.left else finish(e),
                 value=str(e.game_id),
                 emoji="📼",
             )
@@ -170,7 +192,10 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         ] or [discord.SelectOption(label="—", value="0")]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"hr:{user_id}", placeholder="Watch a replay…", options=options[:25], row=0
+                custom_id=f"hr:{user_id}",
+                placeholder=T.gettext("Watch a replay…"),
+                options=options[:25],
+                row=0,
             )
         )
         self.user_id = user_id
@@ -185,7 +210,7 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_I
         values = payload(interaction).get("values") or [""]
         chosen = str(values[0])
         if not chosen.isdigit() or len(chosen) > 18:
-            await say(interaction, "That isn't a game I can replay, so nothing happened.")
+            await say(interaction, T.gettext("That isn't a game I can replay, so nothing happened."))
             return
         # A new private message: the history page stays where it was.
         await replay.show(interaction, int(chosen), 0, edit=False)

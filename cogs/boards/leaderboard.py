@@ -15,14 +15,16 @@ from typing import Any
 
 import discord
 
-from cogs.boards.common import NO_PINGS, READ_FAILED, answer, escaped, game_title, is_ephemeral, plural, say
+from cogs.boards.common import NO_PINGS, READ_FAILED, answer, escaped, game_title, is_ephemeral, say
 from cogs.table.buttons import view_of
+from cogs.texts import Texts
 from db.ratings import PROVISIONAL_GAMES
 from db.standings import BoardPage as Page
 from db.standings import SeasonInfo, Standing
 from rules import GAMES
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 PER_PAGE = 10
 PAGE_ID = re.compile(r"lb:(?P<game>[a-z0-9]{1,16}):(?P<season>\d{1,6}):(?P<page>\d{1,6}):(?P<dir>[pn])")
@@ -35,18 +37,29 @@ def _when(moment: Any) -> str:
 def season_line(info: SeasonInfo) -> str:
     """ "**Season 2** · since 3 March 2026"; an archived one with its dates."""
     if info.archived:
-        span = (
-            f"{_when(info.started_at)} – {_when(info.ended_at)}" if info.started_at and info.ended_at else ""
+        if info.started_at and info.ended_at:
+            return T.gettext(
+                "**Season {season}** (archived) · {start} – {end}",
+                season=info.number,
+                start=_when(info.started_at),
+                end=_when(info.ended_at),
+            )
+        return T.gettext("**Season {season}** (archived)", season=info.number)
+    if info.started_at:
+        return T.gettext(
+            "**Season {season}** · since {start}", season=info.number, start=_when(info.started_at)
         )
-        return f"**Season {info.number}** (archived)" + (f" · {span}" if span else "")
-    since = f" · since {_when(info.started_at)}" if info.started_at else ""
-    return f"**Season {info.number}**{since}"
+    return T.gettext("**Season {season}**", season=info.number)
 
 
 def row_text(row: Standing) -> str:
-    return (
-        f"{row.place}. **{escaped(row.name)}** {row.rating} · "
-        f"{plural(row.games, 'game')} · {plural(row.wins, 'win')}"
+    return T.gettext(
+        "{place}. **{name}** {rating} · {games} · {wins}",
+        place=row.place,
+        name=escaped(row.name),
+        rating=row.rating,
+        games=T.ngettext("{n} game", "{n} games", row.games),
+        wins=T.ngettext("{n} win", "{n} wins", row.wins),
     )
 
 
@@ -54,31 +67,48 @@ def draw(page: Page, *, private: bool) -> tuple[discord.Embed, list[discord.ui.I
     """The page. The asker's own row, when it is not on the page, comes under it: after a "⋯"
     in the channel (where "You" would read as whoever looks), as "You:" on a private page."""
     title = game_title(page.game)
-    embed = discord.Embed(title=f"{title} — leaderboard", colour=discord.Colour.gold())
+    embed = discord.Embed(title=T.gettext("{game} — leaderboard", game=title), colour=discord.Colour.gold())
     lines = [season_line(page.season), ""]
     if not page.rows:
         if page.season.archived:
-            lines.append("Nobody finished a game in this season.")
+            lines.append(T.gettext("Nobody finished a game in this season."))
         else:
-            lines.append(f"No finished games this season yet. Start one with `/{page.game} new`.")
+            lines.append(
+                T.gettext("No finished games this season yet. Start one with `/{game} new`.", game=page.game)
+            )
     provisional_from = next((i for i, r in enumerate(page.rows) if r.rating.provisional), None)
     for i, row in enumerate(page.rows):
         if i == provisional_from:
-            lines.append(f"*Still provisional (under {PROVISIONAL_GAMES} games):*")
+            lines.append(
+                T.ngettext(
+                    "*Still provisional (under {n} game):*",
+                    "*Still provisional (under {n} games):*",
+                    PROVISIONAL_GAMES,
+                )
+            )
         lines.append(row_text(row))
     if page.rows and (page.mine is None or page.mine not in page.rows):
         if page.mine is not None:
-            lines += [f"You: {row_text(page.mine)}"] if private else ["⋯", row_text(page.mine)]
+            mine = row_text(page.mine)
+            lines += [T.gettext("You: {row}", row=mine)] if private else ["⋯", mine]
         elif private:
-            lines += ["", "You: no games in this season" + ("." if page.season.archived else " yet.")]
+            none = (
+                T.gettext("You: no games in this season.")
+                if page.season.archived
+                else T.gettext("You: no games in this season yet.")
+            )
+            lines += ["", none]
     embed.description = "\n".join(lines)
-    footer = [f"Page {page.page} of {page.pages}"] if page.pages > 1 else []
-    footer.append(plural(page.total, "player"))
+    footer = [T.gettext("Page {page} of {pages}", page=page.page, pages=page.pages)] if page.pages > 1 else []
+    footer.append(T.ngettext("{n} player", "{n} players", page.total))
     if any(r.rating.provisional for r in [*page.rows, *([page.mine] if page.mine else [])]):
-        footer.append("? = provisional")
+        footer.append(T.gettext("? = provisional"))
     if page.season.current > 1:
         last = page.season.current - 1
-        footer.append("Earlier seasons: season:1" + (f" to season:{last}" if last > 1 else ""))
+        if last > 1:
+            footer.append(T.gettext("Earlier seasons: season:1 to season:{last}", last=last))
+        else:
+            footer.append(T.gettext("Earlier seasons: season:1"))
     embed.set_footer(text=" · ".join(footer))
     items: list[discord.ui.Item[Any]] = []
     if page.pages > 1:
@@ -94,7 +124,7 @@ async def read(interaction: discord.Interaction[Any], game: str, season: int | N
     """The page, or what to tell the person instead."""
     guild_id = interaction.guild_id
     if guild_id is None:
-        return "Leaderboards belong to a server: ask in one of its channels."
+        return T.gettext("Leaderboards belong to a server: ask in one of its channels.")
     standings = interaction.client.standings
     try:
         try:
@@ -102,11 +132,22 @@ async def read(interaction: discord.Interaction[Any], game: str, season: int | N
             return found
         except ValueError:
             current = await standings.seasons(guild_id, game)
-            have = "only season 1" if current == 1 else f"seasons 1 to {current}"
-            return f"{game_title(game)} has had {have} in this server, so there's no season {season} to show."
+            if current == 1:
+                return T.gettext(
+                    "{game} has had only season 1 in this server, so there's no season {season} to show.",
+                    game=game_title(game),
+                    season=season,
+                )
+            return T.gettext(
+                "{game} has had seasons 1 to {current} in this server, "
+                "so there's no season {season} to show.",
+                game=game_title(game),
+                current=current,
+                season=season,
+            )
     except Exception:
         log.exception("could not read the %s leaderboard", game)
-        return READ_FAILED
+        return T.gettext(READ_FAILED)
 
 
 async def send_board(interaction: discord.Interaction[Any], game: str, season: int | None) -> None:
@@ -145,7 +186,11 @@ class BoardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         edit = is_ephemeral(interaction)
         if self.game not in GAMES:  # only a forged button names a game we don't have
-            await say(interaction, "That leaderboard doesn't exist, so there's nothing to show.", edit=edit)
+            await say(
+                interaction,
+                T.gettext("That leaderboard doesn't exist, so there's nothing to show."),
+                edit=edit,
+            )
             return
         found = await read(interaction, self.game, self.season, self.page)
         if isinstance(found, str):

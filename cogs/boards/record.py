@@ -22,50 +22,63 @@ from cogs.boards.common import (
     Dismiss,
     acknowledge,
     answer,
+    confirmation_age,
     escaped,
     game_title,
     is_ephemeral,
-    ordinal,
-    plural,
     say,
     settle,
     win_rate,
 )
 from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
+from cogs.texts import Texts, ordinal
 from db.ratings import PROVISIONAL_GAMES
 from db.standings import FORGOTTEN_NAME, ExportRow, GameRecord, Streak
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 FORGET_ID = re.compile(r"fg:(?P<uid>\d{1,20}):(?P<at>\d{1,12})")
-# A confirmation older than this is pressed again rather than trusted.
-CONFIRM_SECONDS = 15 * 60
 
 
 def streak_text(streak: Streak | None) -> str | None:
     if streak is None:
         return None
     if streak.won:
-        return "won the last game" if streak.length == 1 else f"{streak.length} wins in a row"
-    return "no win in the last game" if streak.length == 1 else f"{streak.length} games without a win"
+        if streak.length == 1:
+            return T.gettext("won the last game")
+        return T.ngettext("{n} win in a row", "{n} wins in a row", streak.length)
+    if streak.length == 1:
+        return T.gettext("no win in the last game")
+    return T.ngettext("{n} game without a win", "{n} games without a win", streak.length)
 
 
 def counts(games: int, wins: int) -> str:
     """ "6 games · 2 wins (33%)"; no rate for no games."""
-    rate = f" ({win_rate(wins, games)})" if games else ""
-    return f"{plural(games, 'game')} · {plural(wins, 'win')}{rate}"
+    played = T.ngettext("{n} game", "{n} games", games)
+    won = T.ngettext("{n} win", "{n} wins", wins)
+    if not games:
+        return T.gettext("{games} · {wins}", games=played, wins=won)
+    return T.gettext("{games} · {wins} ({rate})", games=played, wins=won, rate=win_rate(wins, games))
 
 
 def game_field(record: GameRecord) -> tuple[str, str]:
-    name = f"{game_title(record.game)} — {record.rating}"
-    lines = [f"Season {record.season}: {counts(record.games, record.wins)}"]
+    name = T.gettext("{game} — {rating}", game=game_title(record.game), rating=record.rating)
+    lines = [
+        T.gettext("Season {season}: {counts}", season=record.season, counts=counts(record.games, record.wins))
+    ]
     if record.season > 1 or record.total_games != record.games:
-        lines.append(f"All time: {counts(record.total_games, record.total_wins)}")
+        lines.append(T.gettext("All time: {counts}", counts=counts(record.total_games, record.total_wins)))
     rest = []
     if record.best_place is not None:
-        times = f" ({record.best_times} times)" if record.best_times > 1 else ""
-        rest.append(f"best finish {ordinal(record.best_place)}{times}")
+        place = ordinal(record.best_place)
+        if record.best_times > 1:
+            rest.append(
+                T.gettext("best finish {place} ({times} times)", place=place, times=record.best_times)
+            )
+        else:
+            rest.append(T.gettext("best finish {place}", place=place))
     if (streak := streak_text(record.streak)) is not None:
         rest.append(streak)
     if rest:
@@ -75,19 +88,27 @@ def game_field(record: GameRecord) -> tuple[str, str]:
 
 
 def record_embed(who: discord.abc.User, records: list[GameRecord], own: bool) -> discord.Embed:
-    name = "Your" if own else f"{escaped(who.display_name)}'s"
-    embed = discord.Embed(title=f"{name} record in this server"[:256], colour=discord.Colour.blurple())
+    if own:
+        title = T.gettext("Your record in this server")
+    else:
+        title = T.gettext("{name}'s record in this server", name=escaped(who.display_name))
+    embed = discord.Embed(title=title[:256], colour=discord.Colour.blurple())
     if not records:
         embed.description = (
-            "No finished games here yet." if own else "They have no finished games in this server yet."
+            T.gettext("No finished games here yet.")
+            if own
+            else T.gettext("They have no finished games in this server yet.")
         )
     for record in records:
         title, value = game_field(record)
         embed.add_field(name=title, value=value, inline=False)
     if any(r.rating.provisional for r in records):
         embed.set_footer(
-            text=f"? = provisional: a rating settles after {PROVISIONAL_GAMES} games, "
-            "sooner with steady results."
+            text=T.ngettext(
+                "? = provisional: a rating settles after {n} game, sooner with steady results.",
+                "? = provisional: a rating settles after {n} games, sooner with steady results.",
+                PROVISIONAL_GAMES,
+            )
         )
     return embed
 
@@ -100,7 +121,7 @@ async def show(interaction: discord.Interaction[Any], user: discord.abc.User | N
         records = await interaction.client.standings.record(interaction.guild_id, who.id)
     except Exception:
         log.exception("could not read a record")
-        await say(interaction, READ_FAILED)
+        await say(interaction, T.gettext(READ_FAILED))
         return
     await answer(interaction, edit=False, embed=record_embed(who, records, who.id == interaction.user.id))
 
@@ -115,23 +136,24 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         known = await interaction.client.standings.has_record(interaction.guild_id, interaction.user.id)
     except Exception:
         log.exception("could not read a record to forget")
-        await say(interaction, READ_FAILED)
+        await say(interaction, T.gettext(READ_FAILED))
         return
     if not known:
-        await say(interaction, "You have no record in this server, so there's nothing to forget.")
+        await say(interaction, T.gettext("You have no record in this server, so there's nothing to forget."))
         return
-    text = (
+    text = T.gettext(
         "**Forget your record in this server?**\n"
         "• Your standings in every game and every season, ratings included, are deleted.\n"
-        f"• The finished games you played keep your seat, named “{FORGOTTEN_NAME}”: your name and "
+        "• The finished games you played keep your seat, named “{forgotten}”: your name and "
         "account are taken off them, and nobody else's results change.\n"
         "• A game you are playing now still counts when it ends.\n"
         "• Messages already posted in the channels stay as they are.\n"
-        "This can't be undone."
+        "This can't be undone.",
+        forgotten=FORGOTTEN_NAME,
     )
     items: list[discord.ui.Item[Any]] = [
         ForgetConfirm(interaction.user.id, int(time.time())),
-        Dismiss("keep", "Keep my record"),
+        Dismiss("keep", T.pgettext("button", "Keep my record")),
     ]
     await answer(interaction, edit=False, content=text, view=view_of(items))
 
@@ -142,7 +164,9 @@ class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FOR
     def __init__(self, user_id: int, asked_at: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Forget me", style=discord.ButtonStyle.danger, custom_id=f"fg:{user_id}:{asked_at}"
+                label=T.pgettext("button", "Forget me"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"fg:{user_id}:{asked_at}",
             )
         )
         self.user_id, self.asked_at = user_id, asked_at
@@ -157,12 +181,22 @@ class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FOR
         edit = is_ephemeral(interaction)
         if interaction.user.id != self.user_id or interaction.guild_id is None:
             await say(
-                interaction, "Only the person who asked can confirm this, so nothing changed.", edit=edit
+                interaction,
+                T.gettext("Only the person who asked can confirm this, so nothing changed."),
+                edit=edit,
             )
             return
-        if time.time() - self.asked_at > CONFIRM_SECONDS:
+        age = confirmation_age(self.asked_at, time.time())
+        if age == "forged":
             await say(
-                interaction, "That question is old: use `/stats forget` again. Nothing changed.", edit=edit
+                interaction, T.gettext("That confirmation isn't one I sent, so nothing changed."), edit=edit
+            )
+            return
+        if age == "old":
+            await say(
+                interaction,
+                T.gettext("That question is old: use `/stats forget` again. Nothing changed."),
+                edit=edit,
             )
             return
         if not await acknowledge(interaction, edit=edit):
@@ -171,13 +205,16 @@ class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FOR
             games = await interaction.client.standings.forget(interaction.guild_id, self.user_id)
         except Exception:
             log.exception("could not forget a person")
-            await settle(interaction, NOT_SAVED, edit=edit)
+            await settle(interaction, T.gettext(NOT_SAVED), edit=edit)
             return
         log.info("forgot a person's record in guild %s (%d finished games)", interaction.guild_id, games)
         await settle(
             interaction,
-            "Done: your standings in this server are deleted, and your name is off "
-            f"{plural(games, 'finished game')}.",
+            T.ngettext(
+                "Done: your standings in this server are deleted, and your name is off {n} finished game.",
+                "Done: your standings in this server are deleted, and your name is off {n} finished games.",
+                games,
+            ),
             edit=edit,
         )
 
@@ -222,7 +259,7 @@ def export_csv(rows: list[ExportRow]) -> bytes:
                 r.user_id,
                 cell(r.name),
                 r.rating.value,
-                "yes" if r.rating.provisional else "no",
+                "yes" if r.rating.provisional else "no",  # text: a CSV value, read by programs
                 r.games,
                 r.wins,
                 r.points,
@@ -241,24 +278,28 @@ async def export(interaction: discord.Interaction[Any]) -> None:
     assert interaction.guild_id is not None
     if not is_manager(interaction.user):
         await say(
-            interaction, "Only server managers (Manage Server or Manage Channels) can export the standings."
+            interaction,
+            T.gettext("Only server managers (Manage Server or Manage Channels) can export the standings."),
         )
         return
     try:
         rows = await interaction.client.standings.export(interaction.guild_id)
     except Exception:
         log.exception("could not read the standings to export")
-        await say(interaction, READ_FAILED)
+        await say(interaction, T.gettext(READ_FAILED))
         return
     if not rows:
-        await say(interaction, "There are no standings in this server yet, so there's nothing to export.")
+        await say(
+            interaction, T.gettext("There are no standings in this server yet, so there's nothing to export.")
+        )
         return
     day = datetime.now(UTC).strftime("%Y-%m-%d")
     data = export_csv(rows)
     games = len({r.game for r in rows})
     file = discord.File(io.BytesIO(data), filename=f"standings-{interaction.guild_id}-{day}.csv")
-    text = (
-        f"The standings of this server: {plural(len(rows), 'row')} across {plural(games, 'game')}, "
-        "current seasons first, then each archived one."
+    text = T.gettext(
+        "The standings of this server: {rows} across {games}, current seasons first, then each archived one.",
+        rows=T.ngettext("{n} row", "{n} rows", len(rows)),
+        games=T.ngettext("{n} game", "{n} games", games),
     )
     await answer(interaction, edit=False, content=text, file=file)

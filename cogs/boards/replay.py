@@ -27,21 +27,23 @@ from typing import Any
 
 import discord
 
-from cogs.boards.common import answer, game_title, is_ephemeral, plural, say
+from cogs.boards.common import answer, game_title, is_ephemeral, say
 from cogs.table.buttons import view_of
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.lobby import Lobby
 from cogs.table.model import SeatInfo, Table
 from cogs.table.results import REPLAY_ID, replay_id
+from cogs.texts import N_, Texts
 from db.standings import RecordedGame, RecordedSeat
 from rules import get_game
 from rules.base import JSON, Event, IllegalAction
 
 log = logging.getLogger(__name__)
+T = Texts(__name__)
 
 STEP_ID = re.compile(REPLAY_ID)
 DOWNLOAD_ID = re.compile(r"rd:(?P<gid>\d{1,18})")
-NOT_FOUND = "There's no finished game #{id} in this server to replay."
+NOT_FOUND = N_("There's no finished game #{id} in this server to replay.")
 # Game numbers are the games table's integer ids (32-bit on PostgreSQL).
 LARGEST_GAME_ID = 2**31 - 1
 
@@ -94,7 +96,7 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
         options = game.parse_options(record.settings.get("rules", {}))
         state = game.new_game(players, options, record.seed)
     except (KeyError, ValueError) as error:  # a game or an option this version no longer has
-        raise Unplayable(f"its options: {error}") from error
+        raise Unplayable(f"its options: {error}") from error  # text: a diagnostic, as the log has it
     table = Table(
         id=record.id,
         guild_id=record.guild_id,
@@ -118,7 +120,8 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
         try:
             events = state.apply(seat, action)
         except IllegalAction as error:
-            raise Unplayable(f"action {index} ({action}): {error.reason}") from error
+            # text: a diagnostic, as the log has it (the engine's code and parameters)
+            raise Unplayable(f"action {index} ({action}): {error.code} {error.params}") from error
         table.log_events(events)
         now = _moment(state)
         if now != moment:
@@ -136,14 +139,21 @@ def rebuild(record: RecordedGame, ui: GameUI, step: int) -> Frame:
 
 def header(frame: Frame) -> str:
     record = frame.record
-    when = f" (played <t:{int(record.finished_at.timestamp())}:f>)" if record.finished_at else ""
-    where = "the deal" if frame.step == 0 else f"step {frame.step} of {frame.steps}"
+    when = ""
+    if record.finished_at:
+        moment = f"<t:{int(record.finished_at.timestamp())}:f>"
+        when = " " + T.gettext("(played {when})", when=moment)
     if frame.step == frame.steps:
-        where = f"the end ({plural(frame.steps, 'action')})"
+        where = T.ngettext("the end ({n} action)", "the end ({n} actions)", frame.steps)
+    elif frame.step == 0:
+        where = T.gettext("the deal")
+    else:
+        where = T.gettext("step {step} of {steps}", step=frame.step, steps=frame.steps)
     assert frame.table.state is not None
     round_, _ = _moment(frame.table.state)
-    round_text = f" · round {round_}" if isinstance(round_, int) else ""
-    return f"📼 Replay of **{game_title(record.game)} #{record.id}**{when} · {where}{round_text}"
+    round_text = " · " + T.gettext("round {round}", round=round_) if isinstance(round_, int) else ""
+    title = T.gettext("📼 Replay of **{game} #{id}**", game=game_title(record.game), id=record.id)
+    return f"{title}{when} · {where}{round_text}"
 
 
 def draw(frame: Frame, ui: GameUI) -> tuple[str, discord.Embed, list[discord.File]]:
@@ -151,7 +161,7 @@ def draw(frame: Frame, ui: GameUI) -> tuple[str, discord.Embed, list[discord.Fil
     clock: nothing is running). Pure; runs in a worker thread."""
     drawing = TableDrawing({ui.key: ui}, Lobby({ui.key: ui}))
     embed = drawing.table_embed(frame.table)
-    embed.set_author(name="Replay: what spectators saw")
+    embed.set_author(name=T.gettext("Replay: what spectators saw"))
     return header(frame), embed, drawing.files(frame.table)
 
 
@@ -180,14 +190,14 @@ async def _recorded(interaction: discord.Interaction[Any], game_id: int) -> Reco
     if not 0 < game_id <= LARGEST_GAME_ID:
         # A number no game can have (PostgreSQL would refuse it as out of range for the column,
         # which is not a database failure the person should be told to retry).
-        return NOT_FOUND.format(id=game_id)
+        return T.gettext(NOT_FOUND, id=game_id)
     try:
         record: RecordedGame | None = await interaction.client.standings.recorded_game(game_id)
     except Exception:
         log.exception("could not read game %s", game_id)
-        return "I couldn't read that game just now. Please try again."
+        return T.gettext("I couldn't read that game just now. Please try again.")
     if record is None or record.guild_id != interaction.guild_id or record.status != "finished":
-        return NOT_FOUND.format(id=game_id)
+        return T.gettext(NOT_FOUND, id=game_id)
     return record
 
 
@@ -200,13 +210,16 @@ async def show(interaction: discord.Interaction[Any], game_id: int, step: int, *
         return
     ui = interaction.client.referee.uis.get(found.game)
     if ui is None:
-        await say(interaction, f"{game_title(found.game)} isn't available on this bot right now.", edit=edit)
+        text = T.gettext("{game} isn't available on this bot right now.", game=game_title(found.game))
+        await say(interaction, text, edit=edit)
         return
     try:
         frame, (content, embed, files) = await asyncio.to_thread(_render, found, type(ui), step)
     except Unplayable as error:
         log.warning("game %s no longer replays: %s", game_id, error)
-        text = f"Game #{game_id} can't be replayed with this version of its rules ({error})."
+        text = T.gettext(
+            "Game #{id} can't be replayed with this version of its rules ({why}).", id=game_id, why=error
+        )
         await say(interaction, text, edit=edit)
         return
     await answer(
@@ -233,10 +246,12 @@ async def download(interaction: discord.Interaction[Any], game_id: int) -> None:
         return
     name = f"{found.game}-{found.id}.json"
     data = json.dumps(recorded_json(found), indent=1).encode()
-    text = (
-        f"Game #{found.id} ({game_title(found.game)}) as recorded. Replay it with "
-        f"`python -m rules replay {name}`. It holds the shuffle's seed, so it shows every hand "
-        "as it was."
+    text = T.gettext(
+        "Game #{id} ({game}) as recorded. Replay it with `python -m rules replay {file}`. "
+        "It holds the shuffle's seed, so it shows every hand as it was.",
+        id=found.id,
+        game=game_title(found.game),
+        file=name,
     )
     await answer(interaction, edit=False, content=text, file=discord.File(io.BytesIO(data), filename=name))
 
@@ -274,7 +289,10 @@ class ReplayDownload(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DO
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Download", emoji="📥", style=discord.ButtonStyle.secondary, custom_id=f"rd:{game_id}"
+                label=T.pgettext("button", "Download"),
+                emoji="📥",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rd:{game_id}",
             )
         )
         self.game_id = game_id

@@ -89,6 +89,9 @@ class GameUI(Protocol):
     None: anyone may act) and ``waiting_text(table) -> str | None`` (the whole "Waiting on" answer
     where it is not a list of people, e.g. "nobody: the gifts unwrap by themselves").
     ``final_items(table)``: buttons the finished table message keeps (e.g. History).
+    ``events_applied(table, events)``: called once per change with its events (live or caught
+    up), for what the UI keeps between drawings; ``event_line`` is pure, since a Latest line is
+    worded again each time it is drawn.
     """
 
     key: str

@@ -8,8 +8,9 @@ follows (the table message, panels, posts, the announcement and thread lines, DM
   ``posts12``, ``line12``). Booking again under the same key replaces what was booked: the latest
   state wins, and a superseded effect is never sent. The job draws what is current when it runs.
 - A transient failure (``Failure.TRANSIENT``: a 429, a 5xx, a timeout, a dropped connection) is
-  tried again later with backoff: 1, 2, 4 … seconds, at most ``RETRY_MAX`` apart (or what a 429
-  asked for), for as long as it takes: retries are bounded in rate, not in number.
+  tried again later with backoff: 1, 2, 4 … seconds, at most ``RETRY_MAX`` apart, or after what a
+  429's Retry-After asked for, in full (up to ``RETRY_AFTER_MAX``), for as long as it takes:
+  retries are bounded in rate, not in number.
 - Any other failure is the job's own business: it has already been classified where it happened
   and sent where it goes (a deleted message is posted again, an unreachable channel holds the
   table, a dismissed panel is forgotten).
@@ -36,6 +37,9 @@ RETRY_FIRST = 1.0
 # Long enough not to hammer Discord while it is down, short enough that a person sees the table
 # again within seconds of Discord's recovery.
 RETRY_MAX = 8.0
+# A 429's Retry-After is honoured whatever it says, up to this: a wait asked for longer than ten
+# minutes is a broken header, not Discord's word (its longest real waits are a few minutes).
+RETRY_AFTER_MAX = 600.0
 
 
 class TryLater(Exception):
@@ -102,7 +106,7 @@ class Effects:
             wait = min(RETRY_FIRST * 2 ** (tries - 1), RETRY_MAX)
             asked = error.retry_after if isinstance(error, TryLater) else retry_after(error)
             if asked is not None:
-                wait = max(wait, min(asked, 60.0))
+                wait = max(wait, min(asked, RETRY_AFTER_MAX))
             wait *= random.uniform(1.0, 1.25)  # tables that failed together don't retry in step
             if tries == 1:
                 log.info("%s: Discord said try later (%s); retrying with backoff", key, error)

@@ -344,6 +344,12 @@ class Spine:
         self.track_epoch(table)
         for hook in self.on_change:
             hook(table, events)
+        # What a game's UI keeps per seat between drawings (Zap or Trap's card picked for a swap)
+        # follows the events here, once per change: event_line words an event whenever a Latest
+        # line is drawn, so it must not change anything.
+        applied = getattr(ui, "events_applied", None)
+        if applied is not None:
+            applied(table, events)
         if table.foreign:
             return  # its owner times, plays and draws it, once told (announce_change)
         for event in events:

@@ -142,6 +142,27 @@ class Texts:
         return self._catalog().npgettext(context, singular, plural, n).format(n=n, **params)
 
 
+# Ordinals follow CLDR's ordinal categories of the language (English: 1st, 2nd, 3rd, 4th; German
+# has only "other": "1."): one message per category, so each language says its own.
+
+
+_T = Texts(__name__)
+
+
+def ordinal(n: int) -> str:
+    """ "1st", "22nd", "13th" in the language now."""
+    category = _locale(language()).ordinal_form(n)
+    if category == "one":
+        return _T.pgettext("ordinal one", "{n}st", n=n)
+    if category == "two":
+        return _T.pgettext("ordinal two", "{n}nd", n=n)
+    if category == "few":
+        return _T.pgettext("ordinal few", "{n}rd", n=n)
+    if category == "many":
+        return _T.pgettext("ordinal many", "{n}th", n=n)
+    return _T.pgettext("ordinal other", "{n}th", n=n)
+
+
 def N_(message: str) -> str:
     """Marks a text for the catalog where it is defined (a table of labels); it is translated
     where it is shown, with ``Texts.gettext(variable)``."""

@@ -32,6 +32,9 @@ from cogs.texts import DOMAINS, LANGUAGES, LOCALES, SOURCE, catalog_path, domain
 ROOT = LOCALES.parent
 # Where texts are looked for: the Discord layer, the engines (which must hold none), the bot.
 SOURCES = ("bot.py", "cogs", "rules", "db")
+# gettext's keywords, and discord.py's locale_str: slash commands' names, descriptions and choices
+# (translated for Discord by cogs.texts.commands).
+KEYWORDS = {**DEFAULT_KEYWORDS, "locale_str": None}
 # Comments above a marked text that reach the translator ("# Translators: a bid, not a turn").
 COMMENT_TAGS = ("Translators:",)
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -67,7 +70,7 @@ def extract(domain: str, files: Iterable[Path] | None = None) -> Catalog:
         if domain_of(module_name(path)) != domain:
             continue
         for _line, message, comments, context in extract_from_file(
-            "python", str(path), keywords=DEFAULT_KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
+            "python", str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
         ):
             template.add(message, None, auto_comments=comments, context=context)
     return template

@@ -11,8 +11,9 @@ its message is itself a finding (the extractor cannot read it).
 Not texts for people, and passed over: docstrings; what goes to the operator (``log.*``,
 ``logging``, ``print``, ``argparse``, ``warnings``), assertions and the built-in exceptions
 raised for bugs; SQL; regular expressions; a literal used as a key, a compared value or a
-subscript. A line the scan misreads says why in a trailing ``# text: …`` comment (for example
-``# text: a custom_id``): that is the one way to pass a literal, and a reader sees it.
+subscript. A literal the scan misreads says why in a ``# text: …`` comment at the end of its
+first or last line, or alone on the line above it (for example ``# text: a custom_id``): that is
+the one way to pass a literal, and a reader sees it.
 
 Texts that were shown before the catalogs existed, and have not moved to them yet, are listed in
 ``locales/unmarked.txt`` (file and text): the scan fails on any other, so none is added, and it
@@ -31,7 +32,7 @@ from pathlib import Path
 from cogs.texts.catalogs import ROOT, source_files
 
 BASELINE = ROOT / "locales" / "unmarked.txt"
-MARKERS = frozenset({"gettext", "ngettext", "pgettext", "npgettext", "N_", "_"})
+MARKERS = frozenset({"gettext", "ngettext", "pgettext", "npgettext", "N_", "_", "locale_str"})
 # Where Discord shows a keyword argument's text.
 SHOWN_KEYWORDS = frozenset(
     {"label", "placeholder", "title", "description", "content", "name", "value", "text", "reason", "summary"}
@@ -177,7 +178,8 @@ class _Scan(ast.NodeVisitor):
             if (node.end_lineno or 0) <= len(self.lines)
             else ""
         )
-        if PRAGMA.search(line) or PRAGMA.search(end):
+        above = self.lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
+        if PRAGMA.search(line) or PRAGMA.search(end) or (above.startswith("#") and PRAGMA.search(above)):
             return
         self.findings.append(Finding(self.path, node.lineno, " ".join(text.split())))
 

@@ -5,6 +5,7 @@ holds, and that trying again works.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 import discord
@@ -272,4 +273,42 @@ async def test_a_recorded_game_that_no_longer_replays_is_explained(
     )
     said = await alice.slash(channel, "replay", number=broken)
     assert f"Game #{broken} can't be replayed" in reply_text(said) and "options" in reply_text(said)
+    assert env.errors == []
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_forged_season_confirmation_is_refused(simcord_env: Any, simcord_bot: Any) -> None:
+    """A manager's modified client sends the season confirm button with a time of its own: a year
+    ahead (which would date the season a year ahead, and make every later `/season new` answer
+    "already begun"), and past the year 9999 (which no date can hold). Each is refused with a
+    clear private answer and starts nothing; the real confirmation still works, and the season it
+    starts is not dated later than now. Seen failing with ``confirmation_age`` never answering
+    "forged" (as the code was before): the year-ahead button started a season dated next year (and
+    the far one raises in the handler, never answered)."""
+    import time
+
+    from tests.e2e.simhelpers import answer_text, emit_click
+
+    env, bot = simcord_env, simcord_bot
+    mods_guild, channel, _people = await people(env, "alice")
+    mods = mods_guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = mods_guild.add_member(env.create_user("mod"), roles=[mods])
+    asked = await mod.slash(channel, "season new", game="zipzap")
+    prompt = asked.response
+    real = buttons(prompt)[0]["custom_id"]
+    year_ahead = int(time.time()) + 365 * 24 * 3600
+    for forged in (f"sn:zipzap:{year_ahead}", "sn:zipzap:999999999999"):
+        flight = emit_click(mod, prompt, forged)
+        await env.settle()
+        assert "isn't one I sent, so nothing changed" in answer_text(env, flight), forged
+    assert await bot.standings.seasons(mods_guild.id, "zipzap") == 1
+    async with bot.database.sessions() as session:
+        assert list(await session.scalars(select(Season))) == []
+    done = emit_click(mod, prompt, real)  # the answers above took the prompt's buttons away
+    await env.settle()
+    assert "Season 2 of Zip Zap" in answer_text(env, done)
+    async with bot.database.sessions() as session:
+        (season,) = list(await session.scalars(select(Season)))
+    started = season.started_at if season.started_at.tzinfo else season.started_at.replace(tzinfo=UTC)
+    assert started.timestamp() <= time.time() + 1
     assert env.errors == []

@@ -265,3 +265,46 @@ async def test_hand_by_dm_during_discords_trouble(simcord_env, simcord_bot, monk
     await env.advance_time(5)
     await bob.click(t["lobby"], label="Hand by DM")
     assert bob.user.dm_channel is not None and bob.user.dm_channel.history(), "now in his DMs"
+
+
+class _RateLimited:
+    """What discord.py hands an HTTPException for a 429 it gave up on: status, reason, headers."""
+
+    status = 429
+    reason = "Too Many Requests"
+
+    def __init__(self, seconds: float) -> None:
+        self.headers = {"Retry-After": str(seconds)}
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_long_retry_after_is_honoured_in_full(simcord_env, simcord_bot, monkeypatch):
+    """Discord answers Bob's DM panel edit with a 429 asking for 120 seconds (discord.py gave up
+    on it): nothing is tried again before those 120 seconds, and the panel is current soon after.
+    Seen failing with the wait capped at 60 seconds, as it was (the panel was redrawn after 60-75
+    seconds, so at 100 it was already current)."""
+    env, bot = simcord_env, simcord_bot
+    t = await trap_for_two(env, bot)
+    bob = t["actors"][1]
+    await bob.click(t["lobby"], label="Hand by DM")
+    dm = bob.user.dm_channel
+    panel_id = dm.history()[-1].id
+    path = f"/channels/{dm.id}/messages/{panel_id}"
+    tried: list[str] = []
+    real = bot.http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        if route.method == "PATCH" and route.url.endswith(path):
+            tried.append(route.url)
+            if len(tried) == 1:
+                raise discord.HTTPException(_RateLimited(120), {"message": "You are being rate limited."})
+        return await real(route, **kwargs)
+
+    monkeypatch.setattr(bot.http, "request", request)
+    await alice_moves(t)
+    await env.advance_time(100)
+    panel = next(m for m in dm.history() if m.id == panel_id)
+    assert len(tried) == 1 and stamps(panel) != {t["table"].version}, "nothing before the 120 seconds"
+    await env.advance_time(60)
+    panel = next(m for m in dm.history() if m.id == panel_id)
+    assert len(tried) == 2 and stamps(panel) == {t["table"].version}, "then the current position"
