@@ -56,11 +56,14 @@ PROMPT_TEXT = {
 }
 # What a seat must do now (its view's legal_hint), in its panel.
 HINTS = {
+    # Translators: a pile is the 3 cards a spy lays face down each round (the game's own term).
     "pile": N_("Build your pile: choose its cards, top card first."),
     "open": N_("Open the bidding: bid at least 1."),
     "raise": N_("Raise the bid or pass."),
+    # Translators: Evil Agent and File are the game's own names for its cards.
     "steal": N_("Your Evil Agent was drawn: steal a File from the drawer, or not."),
     "guess": N_("Your trap was sprung: make a free guess of the drawer's identity, or not."),
+    # Translators: Immunity is the game's own name for the card that lets a spy not answer.
     "immunity": N_("Answer the guess, or play your Immunity card and stay silent."),
     "own_guess": N_("Your own trap: guess another spy's identity. If you are wrong, you are out."),
     "keep": N_("Keep your own identity or take the one you received."),
@@ -239,6 +242,7 @@ class SpyTrapUI:
 
     @property
     def hand_label(self) -> str:
+        # Translators: the button that opens a spy's private panel (identity, hand, pile).
         return T.pgettext("button", "My spy panel")
 
     @staticmethod
@@ -511,7 +515,7 @@ class SpyTrapUI:
         if winner is None:
             title = T.gettext("Spy Trap — game over")
         elif wins is None:
-            title = T.gettext("Spy Trap — {name} wins ", name=table.name(winner))
+            title = T.gettext("Spy Trap — {name} wins", name=table.name(winner))
         else:
             title = T.gettext(wins, name=table.name(winner))
         embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
@@ -1120,6 +1124,12 @@ class SpyTrapCog(commands.Cog):
     @spytrap.command(
         name=locale_str("new"),
         description=locale_str("Open a Spy Trap table in this channel"),
+    )
+    @app_commands.rename(
+        seats=locale_str("seats"),
+        speed=locale_str("speed"),
+        thread=locale_str("thread"),
+        max_rounds=locale_str("max_rounds"),
     )
     @app_commands.describe(
         seats=locale_str("How many seats (2–6)"),

@@ -38,6 +38,7 @@ T = Texts(__name__)
 
 # Translators: a country as the game names a spy's identity ("is not French", "the French spy").
 COUNTRY_NAMES = {
+    # Translators: a spy's identity; the countries are the game's six (American … Spanish).
     "American": N_("American"),
     "French": N_("French"),
     "German": N_("German"),
@@ -47,6 +48,7 @@ COUNTRY_NAMES = {
 }
 # Translators: a File card of a country (the game's own term for its cards of secrets).
 FILE_NAMES = {
+    # Translators: a File is the game's own term for a card of secrets of one country.
     "American": N_("American File"),
     "French": N_("French File"),
     "German": N_("German File"),
@@ -133,9 +135,11 @@ def face(card: str) -> Face:
     kind = card_type(card)
     if kind == "agent":
         fill, ink, shape = AGENT
+        # Translators: the Evil Agent card's name, printed small at the foot of the card.
         return Face(fill, ink, "EA", "", shape, caption=T.pgettext("card caption", "Evil Agent"))
     if kind == "trap":
         fill, ink, shape = TRAP
+        # Translators: the Trap Is Sprung card, shortened to fit at the foot of the card.
         return Face(fill, ink, "TR", "", shape, caption=T.pgettext("card caption", "Trap!"))
     country = COUNTRY_CODES[card[1:3]]
     fill, shape = COUNTRIES[country]
@@ -250,6 +254,7 @@ def _identity_png(country: str, *, immunity: bool) -> bytes:
     draw_face(image, PAD, PAD, identity_face(country))
     if immunity:
         fill, ink, shape = IMMUNITY
+        # Translators: the Immunity card's name, printed small at the foot of the card.
         caption = T.pgettext("card caption", "Immunity")
         draw_face(image, PAD + CARD_W + 8, PAD, Face(fill, ink, "IM", "", shape, caption=caption))
     return encode(image)
