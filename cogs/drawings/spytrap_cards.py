@@ -4,11 +4,16 @@ seat's hand, the round's drawn cards and a seat's own identity, as pictures with
 A country has a colour, a two-letter code (AM FR GE IT RU SP) and a shape; an Evil Agent says EA
 with a mask, a Trap TR with a cross, so no card differs from another by colour alone. Pure functions
 of card codes (rules/spytrap/cards.py) and the typed view.
+
+Every word here (card names, the captions and labels drawn on the cards, the alt texts) is made in
+the language being drawn (cogs.texts); a picture drawn in a worker process is given its language
+(``lang``), since the worker does not share the caller's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 
 from PIL import Image
 
@@ -25,8 +30,85 @@ from cogs.drawings.cards import (
     hand_image,
     row_image,
 )
-from rules.spytrap.cards import CODE_OF, COUNTRY_CODES, card_name, card_type
+from cogs.texts import N_, Texts, speaking
+from rules.spytrap.cards import CODE_OF, COUNTRY_CODES, card_type, country_of
 from rules.spytrap.views import HomeFile, SpyTrapView
+
+T = Texts(__name__)
+
+# Translators: a country as the game names a spy's identity ("is not French", "the French spy").
+COUNTRY_NAMES = {
+    # Translators: a spy's identity; the countries are the game's six (American … Spanish).
+    "American": N_("American"),
+    "French": N_("French"),
+    "German": N_("German"),
+    "Italian": N_("Italian"),
+    "Russian": N_("Russian"),
+    "Spanish": N_("Spanish"),
+}
+# Translators: a File card of a country (the game's own term for its cards of secrets).
+FILE_NAMES = {
+    # Translators: a File is the game's own term for a card of secrets of one country.
+    "American": N_("American File"),
+    "French": N_("French File"),
+    "German": N_("German File"),
+    "Italian": N_("Italian File"),
+    "Russian": N_("Russian File"),
+    "Spanish": N_("Spanish File"),
+}
+# The same cards with the article a sentence puts before them ("draws an Italian File").
+FILES_WITH_ARTICLE = {
+    "American": N_("an American File"),
+    "French": N_("a French File"),
+    "German": N_("a German File"),
+    "Italian": N_("an Italian File"),
+    "Russian": N_("a Russian File"),
+    "Spanish": N_("a Spanish File"),
+}
+
+
+def country_name(country: str) -> str:
+    """A country (an identity) in words: "French"."""
+    label = COUNTRY_NAMES.get(country)
+    return T.gettext(label) if label is not None else country
+
+
+def card_name(card: str) -> str:
+    """ "French File", "Evil Agent", "Trap Is Sprung"."""
+    country = country_of(card)
+    if country is not None:
+        return T.gettext(FILE_NAMES[country])
+    if card_type(card) == "agent":
+        # Translators: the Evil Agent card, the game's own name for it.
+        return T.gettext("Evil Agent")
+    # Translators: the Trap Is Sprung card, the game's own name for it.
+    return T.gettext("Trap Is Sprung")
+
+
+def card_with_article(card: str) -> str:
+    """ "an Italian File", "a French File", "an Evil Agent", "a Trap Is Sprung"."""
+    country = country_of(card)
+    if country is not None:
+        return T.gettext(FILES_WITH_ARTICLE[country])
+    if card_type(card) == "agent":
+        return T.gettext("an Evil Agent")
+    return T.gettext("a Trap Is Sprung")
+
+
+def seat_label(seat: int) -> str:
+    """A seat by its number, as the pictures label whose pile a card came from ("seat 2")."""
+    return T.pgettext("picture", "seat {number}", number=seat + 1)
+
+
+@contextmanager
+def _in(lang: str | None) -> Iterator[None]:
+    """Draw in ``lang`` (a worker process's drawing), or in the language already set."""
+    if lang is None:
+        yield
+        return
+    with speaking(lang):
+        yield
+
 
 # Country -> (fill, shape). Colours at least ΔE 30 apart under every simulated colour blindness
 # (tests/drawings/test_colour_vision.py); Evil Agent black and Trap white complete the set.
@@ -53,94 +135,138 @@ def face(card: str) -> Face:
     kind = card_type(card)
     if kind == "agent":
         fill, ink, shape = AGENT
-        return Face(fill, ink, "EA", "", shape, caption="Evil Agent")
+        # Translators: the Evil Agent card's name, printed small at the foot of the card.
+        return Face(fill, ink, "EA", "", shape, caption=T.pgettext("card caption", "Evil Agent"))
     if kind == "trap":
         fill, ink, shape = TRAP
-        return Face(fill, ink, "TR", "", shape, caption="Trap!")
+        # Translators: the Trap Is Sprung card, shortened to fit at the foot of the card.
+        return Face(fill, ink, "TR", "", shape, caption=T.pgettext("card caption", "Trap!"))
     country = COUNTRY_CODES[card[1:3]]
     fill, shape = COUNTRIES[country]
-    return Face(fill, _ink(fill), card[1:3], "", shape, caption=f"{country} File")
+    return Face(fill, _ink(fill), card[1:3], "", shape, caption=T.gettext(FILE_NAMES[country]))
 
 
 def identity_face(country: str) -> Face:
     """An identity (ID) card: the country, its code and shape on a card marked ID."""
     fill, shape = COUNTRIES[country]
-    return Face(fill, _ink(fill), f"ID {CODE_OF[country]}", "", shape, caption=f"{country} spy")
+    # Translators: the caption of an identity card: the spy of that country.
+    caption = T.pgettext("card caption", "{country} spy", country=country_name(country))
+    return Face(fill, _ink(fill), f"ID {CODE_OF[country]}", "", shape, caption=caption)  # text: a card's code
 
 
-def hand_png(cards: Sequence[str], playable: Collection[str] | None = None) -> bytes:
+def hand_png(
+    cards: Sequence[str], playable: Collection[str] | None = None, *, lang: str | None = None
+) -> bytes:
     """The hand in the order given; ``playable`` the cards that may go on the pile now (None: no marks)."""
     marks = [None if playable is None else c in playable for c in cards]
-    return hand_image([face(c) for c in cards], marks)
+    with _in(lang):
+        return hand_image([face(c) for c in cards], marks)
 
 
 def hand_alt(cards: Sequence[str], playable: Collection[str] | None = None) -> str:
     if not cards:
-        return "Your hand is empty."
-    items = [card_name(c) + (" (can play)" if playable is not None and c in playable else "") for c in cards]
-    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
-    return fit_alt(f"Your hand, {count}: ", items)
+        return T.gettext("Your hand is empty.")
+    items = [
+        T.gettext("{card} (can play)", card=card_name(c))
+        if playable is not None and c in playable
+        else card_name(c)
+        for c in cards
+    ]
+    head = T.ngettext("Your hand, {n} card: ", "Your hand, {n} cards: ", len(cards))
+    return fit_alt(head, items)
 
 
 def hand_picture(cards: Sequence[str], playable: Collection[str] | None = None) -> Picture:
     return Picture(hand_png(cards, playable), hand_alt(cards, playable))
 
 
-def table_png(view: SpyTrapView) -> bytes:
+def table_png(view: SpyTrapView, *, lang: str | None = None) -> bytes:
     """This round's drawn cards, face up in the order drawn, each labelled with whose pile it came
     from ("seat 2"; the cog's text gives the names)."""
     drawn = view["drawn"]
-    return row_image([face(d["card"]) for d in drawn], labels=[f"seat {d['pile'] + 1}" for d in drawn])
+    with _in(lang):
+        return row_image([face(d["card"]) for d in drawn], labels=[seat_label(d["pile"]) for d in drawn])
 
 
-def table_alt(view: SpyTrapView) -> str:
+def table_alt(view: SpyTrapView, owners: Sequence[str] | None = None) -> str:
+    """``owners``: each seat's name (the table's); by default the seats by number ("seat 2")."""
     drawn = view["drawn"]
     if not drawn:
-        return "No cards drawn yet this round."
-    items = [f"{card_name(d['card'])} from seat {d['pile'] + 1}'s pile" for d in drawn]
-    count = f"{len(drawn)} card" + ("" if len(drawn) == 1 else "s")
-    return fit_alt(f"Drawn this round, {count}: ", items)
+        return T.gettext("No cards drawn yet this round.")
+
+    def owner(seat: int) -> str:
+        return owners[seat] if owners is not None and 0 <= seat < len(owners) else seat_label(seat)
+
+    items = [
+        T.gettext("{card} from {owner}'s pile", card=card_name(d["card"]), owner=owner(d["pile"]))
+        for d in drawn
+    ]
+    head = T.ngettext("Drawn this round, {n} card: ", "Drawn this round, {n} cards: ", len(drawn))
+    return fit_alt(head, items)
 
 
 def table_picture(view: SpyTrapView) -> Picture:
     return Picture(table_png(view), table_alt(view))
 
 
-FROM_WORDS = {"opponent": "drawn", "own": "own pile", "stolen": "stolen"}
+# How a File in a home area came there, as its label and its alt text say.
+FROM_WORDS = {"opponent": N_("drawn"), "own": N_("own pile"), "stolen": N_("stolen")}
 
 
-def files_png(home: Sequence[HomeFile]) -> bytes:
+def _from_word(source: str) -> str:
+    label = FROM_WORDS.get(source)
+    return T.gettext(label) if label is not None else source
+
+
+def files_png(home: Sequence[HomeFile], *, lang: str | None = None) -> bytes:
     """A seat's home area: its Files face up, each labelled how it came (drawn from another spy's
     pile, from its own pile, or stolen), since only drawn and stolen Files count toward a win."""
-    return row_image([face(f["card"]) for f in home], labels=[FROM_WORDS.get(f["from"], "") for f in home])
+    with _in(lang):
+        labels = [_from_word(f["from"]) if f["from"] in FROM_WORDS else "" for f in home]
+        return row_image([face(f["card"]) for f in home], labels=labels)
 
 
-def files_alt(home: Sequence[HomeFile]) -> str:
+def files_alt(home: Sequence[HomeFile], *, yours: bool = False) -> str:
+    """``yours``: the alt of the viewer's own home area."""
     if not home:
-        return "No Files in this home area yet."
-    items = [f"{card_name(f['card'])} ({FROM_WORDS.get(f['from'], f['from'])})" for f in home]
-    count = f"{len(home)} File" + ("" if len(home) == 1 else "s")
-    return fit_alt(f"Home area, {count}: ", items)
+        return T.gettext("No Files in this home area yet.")
+    items = [T.gettext("{card} ({how})", card=card_name(f["card"]), how=_from_word(f["from"])) for f in home]
+    if yours:
+        head = T.ngettext("Your home area, {n} File: ", "Your home area, {n} Files: ", len(home))
+    else:
+        head = T.ngettext("Home area, {n} File: ", "Home area, {n} Files: ", len(home))
+    return fit_alt(head, items)
 
 
 def files_picture(home: Sequence[HomeFile]) -> Picture:
     return Picture(files_png(home), files_alt(home))
 
 
-def identity_png(country: str, *, immunity: bool = False) -> bytes:
+def identity_png(country: str, *, immunity: bool = False, lang: str | None = None) -> bytes:
     """A seat's own identity card, and beside it the Immunity card while they still hold it."""
+    with _in(lang):
+        return _identity_png(country, immunity=immunity)
+
+
+def _identity_png(country: str, *, immunity: bool) -> bytes:
     width = 2 * PAD + CARD_W * (2 if immunity else 1) + (8 if immunity else 0)
     image = Image.new("RGB", (width, 2 * PAD + CARD_H), (38, 92, 62))
     draw_face(image, PAD, PAD, identity_face(country))
     if immunity:
         fill, ink, shape = IMMUNITY
-        draw_face(image, PAD + CARD_W + 8, PAD, Face(fill, ink, "IM", "", shape, caption="Immunity"))
+        # Translators: the Immunity card's name, printed small at the foot of the card.
+        caption = T.pgettext("card caption", "Immunity")
+        draw_face(image, PAD + CARD_W + 8, PAD, Face(fill, ink, "IM", "", shape, caption=caption))
     return encode(image)
 
 
 def identity_alt(country: str, *, immunity: bool = False) -> str:
-    text = f"Your secret identity: {country} spy."
-    return text + (" You still hold your Immunity card." if immunity else "")
+    if immunity:
+        return T.gettext(
+            "Your secret identity: {country} spy. You still hold your Immunity card.",
+            country=country_name(country),
+        )
+    return T.gettext("Your secret identity: {country} spy.", country=country_name(country))
 
 
 def identity_picture(country: str, *, immunity: bool = False) -> Picture:
@@ -151,24 +277,45 @@ def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: each meaning's colour, letters and shape."""
     out = {name: (fill, CODE_OF[name], shape) for name, (fill, shape) in COUNTRIES.items()}
     return out | {
-        "Evil Agent": (AGENT[0], "EA", AGENT[2]),
-        "Trap Is Sprung": (TRAP[0], "TR", TRAP[2]),
+        "Evil Agent": (AGENT[0], "EA", AGENT[2]),  # text: a key of the colour-vision test
+        "Trap Is Sprung": (TRAP[0], "TR", TRAP[2]),  # text: a key of the colour-vision test
         "Immunity": (IMMUNITY[0], "IM", IMMUNITY[2]),
     }
 
 
-PILE_PLACES = ("top", "middle", "bottom")
+PILE_PLACES = (N_("top"), N_("middle"), N_("bottom"))
 
 
-def pile_png(cards: Sequence[str]) -> bytes:
+def pile_place(index: int, size: int) -> str:
+    """A card's place in a pile: "top", "middle", "bottom" in a pile of 3, else "#2"."""
+    if size == 3:
+        return T.gettext(PILE_PLACES[index])
+    return T.pgettext("pile place", "#{number}", number=index + 1)
+
+
+def pile_png(cards: Sequence[str], *, lang: str | None = None) -> bytes:
     """A seat's own pile, which the others see face down: its cards top first, each labelled with
     its place, since the order decides which card a drawer takes first."""
-    labels = [PILE_PLACES[i] if len(cards) == 3 else f"#{i + 1}" for i in range(len(cards))]
-    return row_image([face(c) for c in cards], labels=labels)
+    with _in(lang):
+        labels = [pile_place(i, len(cards)) for i in range(len(cards))]
+        return row_image([face(c) for c in cards], labels=labels)
 
 
-def pile_alt(cards: Sequence[str]) -> str:
+def pile_alt(cards: Sequence[str], *, so_far: bool = False) -> str:
+    """``so_far``: the pile being built, the cards picked so far."""
     if not cards:
-        return "Your pile is empty."
-    count = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
-    return fit_alt(f"Your pile, face down to the others, {count}, top first: ", [card_name(c) for c in cards])
+        return T.gettext("Your pile is empty.")
+    names = [card_name(c) for c in cards]
+    if so_far:
+        head = T.ngettext(
+            "Your new pile so far, face down to the others, {n} card, top first: ",
+            "Your new pile so far, face down to the others, {n} cards, top first: ",
+            len(cards),
+        )
+    else:
+        head = T.ngettext(
+            "Your pile, face down to the others, {n} card, top first: ",
+            "Your pile, face down to the others, {n} cards, top first: ",
+            len(cards),
+        )
+    return fit_alt(head, names)

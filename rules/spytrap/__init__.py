@@ -34,13 +34,11 @@ from rules.spytrap.cards import (
     PILE_SIZE,
     TRAPS,
     all_cards,
-    card_name,
     card_sort_key,
     card_type,
     country_of,
     is_file,
     parse_country,
-    seat_name,
     sort_cards,
 )
 from rules.spytrap.deal import validate_deal
@@ -70,31 +68,24 @@ __all__ = [
     "SpyTrapState",
     "SpyTrapView",
     "all_cards",
-    "card_name",
     "card_sort_key",
     "card_type",
     "country_of",
     "is_file",
     "parse_country",
-    "seat_name",
     "sort_cards",
     "validate_deal",
 ]
 
 _PACKAGE = __package__ or "rules.spytrap"
 RULES_TEXT = packaged_text(_PACKAGE, "rules.md")
-# rulings.md marks where the one ruling that depends on a table option goes (house_rulings below).
-ROUND_LIMIT_MARK = (
-    "<!-- Here house_rulings() adds the round-limit ruling: its number of rounds is a table option. -->"
-)
-_RULINGS_BEFORE, _RULINGS_AFTER = (
-    markdown_items(part) for part in packaged_text(_PACKAGE, "rulings.md").split(ROUND_LIMIT_MARK)
-)
+# The one ruling that depends on a table option says {round_limit} where its number of rounds goes.
+_RULINGS = markdown_items(packaged_text(_PACKAGE, "rulings.md"))
 
 
 class SpyTrap(Game[SpyTrapState]):
     key: ClassVar[str] = GAME_KEY
-    title: ClassVar[str] = "Spy Trap"
+    title: ClassVar[str] = "Spy Trap"  # text: the game's name, a proper noun
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     # Every wait in Spy Trap blocks the whole table, so even at speed "off" each one ends eventually.
@@ -140,9 +131,4 @@ class SpyTrap(Game[SpyTrapState]):
     def house_rulings(self, options: Any) -> list[str]:
         if options is None:
             options = SpyTrapOptions()
-        return [
-            *_RULINGS_BEFORE,
-            f"A game still going after {options.round_limit} rounds stops (table option); the spies still "
-            "in are ranked by their counting Files of their own identity, and equal counts share.",
-            *_RULINGS_AFTER,
-        ]
+        return [ruling.replace("{round_limit}", str(options.round_limit)) for ruling in _RULINGS]

@@ -3,7 +3,8 @@
 Cards have unique codes. File cards: "F" + a country code + a number from 1 to 12 ("FAM3" is American
 File number 3; country codes AM American, FR French, GE German, IT Italian, RU Russian, SP Spanish).
 Evil Agent cards "EA1".."EA13", Trap Is Sprung cards "TR1".."TR13". Identities are written as the
-country's name ("French"). Seats are 0-based in data and 1-based ("seat 3") in event texts.
+country's name ("French"); seats are 0-based. The cards' names in words are the cog's
+(cogs/drawings/spytrap_cards.py), in the reader's language.
 """
 
 from __future__ import annotations
@@ -58,13 +59,6 @@ def file_country(card: str) -> str:
     return _COUNTRY_OF[card]
 
 
-def card_name(card: str) -> str:
-    """ "French File", "Evil Agent", "Trap Is Sprung"."""
-    if is_file(card):
-        return f"{country_of(card)} File"
-    return "Evil Agent" if card.startswith("EA") else "Trap Is Sprung"
-
-
 def card_sort_key(card: str) -> tuple[int, str, int]:
     kind = card_type(card)
     order = {"file": 0, "agent": 1, "trap": 2}[kind]
@@ -74,10 +68,6 @@ def card_sort_key(card: str) -> tuple[int, str, int]:
 
 def sort_cards(cards: list[str]) -> list[str]:
     return sorted(cards, key=card_sort_key)
-
-
-def seat_name(seat: int) -> str:
-    return f"seat {seat + 1}"
 
 
 def parse_country(text: str) -> str | None:

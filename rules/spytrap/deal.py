@@ -57,7 +57,7 @@ def validate_deal(players: int, deal: JSON) -> None:
         if missing:
             problems.append(f"missing {', '.join(missing)}")
         if unknown:
-            problems.append(f"not Spy Trap cards {', '.join(unknown)}")
+            problems.append(f"not Spy Trap cards {', '.join(unknown)}")  # text: a scenario file's error (CLI)
         if twice:
-            problems.append(f"dealt twice {', '.join(twice)}")
+            problems.append(f"dealt twice {', '.join(twice)}")  # text: a scenario file's error (CLI)
         raise ValueError("The deal must hold every card exactly once: " + "; ".join(problems) + ".")

@@ -12,18 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from rules.base import Action, Event, IllegalAction
-from rules.spytrap.cards import (
-    COUNTRIES,
-    FILES_TO_WIN,
-    card_name,
-    card_type,
-    country_of,
-    seat_name,
-    sort_cards,
-)
+from rules.spytrap.cards import COUNTRIES, FILES_TO_WIN, card_type, country_of, sort_cards
 from rules.spytrap.table import SpyTrapTable
 from rules.spytrap.views import ImmunityPrompt
-from rules.words import with_article
 
 
 class SpyTrapDrawing(SpyTrapTable, ABC):
@@ -56,25 +47,16 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
         assert self.prompt is not None
         if self.prompt["seat"] != seat:
             if self.drawer == seat and action.startswith("draw-"):
-                raise IllegalAction("Wait: another player is answering a card you drew.")
-            raise IllegalAction("Another player must answer first.")
+                raise IllegalAction("answer_to_your_draw")
+            raise IllegalAction("another_answers_first")
         kind = self.prompt["kind"]
         if action in self._prompt_actions(seat):
             return
-        reasons = {
-            "steal": "Take one File from the drawer's home area ('steal-<card>') or decline with 'nosteal'.",
-            "guess": "Guess the drawer's identity ('guess-French') or decline with 'noguess'.",
-            "immunity": "Answer the guess with 'noimmunity' or play your Immunity card with 'immunity'.",
-            "own_guess": "You must guess another spy's identity, such as 'guess-2-French'.",
-            "keep": "Keep your own identity ('keep-own') or take the new one ('keep-new').",
-            "challenge": "Guess the drawer's identity ('challenge-French') or let it go with 'nochallenge'.",
-            "swap": "Swap identities with the player you put out ('swap') or keep yours ('noswap').",
-        }
         if kind == "own_guess" and action.startswith("guess-"):
-            raise IllegalAction("You can only guess the identity of another spy still in the game.")
+            raise IllegalAction("guess_target")
         if kind == "steal" and action.startswith("steal-"):
-            raise IllegalAction("That card is not a File in the drawer's home area.")
-        raise IllegalAction(reasons[kind])
+            raise IllegalAction("steal_not_file")
+        raise IllegalAction("answer_prompt", kind=kind)
 
     # -- drawing ----------------------------------------------------------------------------------
 
@@ -83,15 +65,13 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
         self.draws_left -= 1
         kind = card_type(card)
         own = pile == seat
-        where = "their own pile" if own else f"{seat_name(pile)}'s pile"
         source = "own" if own else "opponent"
         self.drawn.append({"pile": pile, "card": card, "type": kind, "country": country_of(card)})
         events.append(
             Event(
                 "draw",
-                f"draws {with_article(card_name(card))} from {where}.",
-                seat,
-                {"pile": pile, "card": card, "type": kind, "country": country_of(card), "from": source},
+                seat=seat,
+                data={"pile": pile, "card": card, "type": kind, "country": country_of(card), "from": source},
             )
         )
         if kind == "file":
@@ -113,47 +93,30 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
 
     def _agent(self, seat: int, pile: int, events: list[Event]) -> None:
         if pile == seat:
-            events.append(
-                Event(
-                    "agent",
-                    "The Evil Agent came from the drawer's own pile: it does nothing.",
-                    None,
-                    {"pile": pile, "effect": "own_pile"},
-                )
-            )
+            events.append(Event("agent", seat=None, data={"pile": pile, "effect": "own_pile"}))
         elif not self.active[pile]:
-            text = "The Evil Agent does nothing: its pile's owner is out of the game."
-            events.append(Event("agent", text, None, {"pile": pile, "effect": "inert"}))
+            events.append(Event("agent", seat=None, data={"pile": pile, "effect": "inert"}))
         elif not self.home[seat]:
-            text = "The Evil Agent finds no File to steal in the drawer's home area."
-            events.append(Event("agent", text, None, {"pile": pile, "effect": "nothing_to_steal"}))
+            events.append(Event("agent", seat=None, data={"pile": pile, "effect": "nothing_to_steal"}))
         else:
             choices = sort_cards([card for card, _ in self.home[seat]])
             self.prompt = {"seat": pile, "kind": "steal", "drawer": seat, "choices": choices}
-            text = f"The Evil Agent lets {seat_name(pile)} steal a File from the drawer."
-            events.append(Event("agent", text, None, {"pile": pile, "effect": "steal_offer"}))
+            events.append(Event("agent", seat=None, data={"pile": pile, "effect": "steal_offer"}))
 
     def _trap(self, seat: int, pile: int, events: list[Event]) -> None:
         if pile == seat:
             targets = [s for s in self.active_seats() if s != seat]
             self.prompt = {"seat": seat, "kind": "own_guess", "targets": targets}
-            text = "The trap is sprung from the drawer's own pile: they must guess another spy's identity."
-            events.append(Event("trap", text, None, {"pile": pile, "effect": "own_pile"}))
+            events.append(Event("trap", seat=None, data={"pile": pile, "effect": "own_pile"}))
         elif not self.active[pile]:
-            text = "The trap does nothing: its pile's owner is out of the game."
-            events.append(Event("trap", text, None, {"pile": pile, "effect": "inert"}))
+            events.append(Event("trap", seat=None, data={"pile": pile, "effect": "inert"}))
         else:
             self.prompt = {"seat": pile, "kind": "guess", "drawer": seat}
-            text = f"The trap is sprung: {seat_name(pile)} may make a free guess of the drawer's identity."
-            events.append(Event("trap", text, None, {"pile": pile, "effect": "free_guess"}))
+            events.append(Event("trap", seat=None, data={"pile": pile, "effect": "free_guess"}))
 
     def _start_challenge(self, seat: int, country: str, events: list[Event]) -> None:
         self.challenge = {"drawer": seat, "country": country, "queue": self.clockwise_from_left(seat)}
-        text = (
-            f"now holds {FILES_TO_WIN} {country} Files, the 4th from their own pile: "
-            "each other spy in turn may challenge by guessing their identity."
-        )
-        events.append(Event("challenge_start", text, seat, {"country": country}))
+        events.append(Event("challenge_start", seat=seat, data={"country": country}))
 
     def _continue(self, events: list[Event]) -> None:
         """After a card or an answer: ask the next question, wait for the next draw, or end the round."""
@@ -176,11 +139,10 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
             if self.active[drawer]:
                 own = self.identity[drawer]
                 if self.tally(drawer, own, counting_only=False) >= FILES_TO_WIN:
-                    text = f"survives the challenge holding {FILES_TO_WIN} Files of their identity and wins!"
-                    events.append(Event("win", text, drawer, {"how": "challenge"}))
+                    events.append(Event("win", seat=drawer, data={"how": "challenge"}))
                     self._game_over("challenge", drawer, events)
                     return
-                events.append(Event("challenge_over", "Nobody guessed right; the drawing goes on.", None, {}))
+                events.append(Event("challenge_over", seat=None, data={}))
         assert self.drawer is not None
         if not self.active[self.drawer] or self.draws_left <= 0:
             self._end_round(events)
@@ -190,8 +152,7 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
             return False
         if self.tally(seat, self.identity[seat], counting_only=True) < FILES_TO_WIN:
             return False
-        text = f"holds {FILES_TO_WIN} Files of their own identity and wins!"
-        events.append(Event("win", text, seat, {"how": "files"}))
+        events.append(Event("win", seat=seat, data={"how": "files"}))
         self._game_over("files", seat, events)
         return True
 
@@ -217,29 +178,21 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
 
     def _steal(self, seat: int, drawer: int, action: Action, events: list[Event]) -> None:
         if action == "nosteal":
-            events.append(Event("nosteal", "steals nothing.", seat, {}))
+            events.append(Event("nosteal", seat=seat, data={}))
             return
         card = action.split("-", 1)[1]
         entry = next(e for e in self.home[drawer] if e[0] == card)
         self.home[drawer].remove(entry)
         self.home[seat].append([card, "stolen"])
-        text = f"steals the {card_name(card)} from {seat_name(drawer)}'s home area."
-        events.append(Event("steal", text, seat, {"card": card, "from_seat": drawer}))
+        events.append(Event("steal", seat=seat, data={"card": card, "from_seat": drawer}))
         self._check_files_win(seat, events)
 
     def _free_guess(self, seat: int, drawer: int, action: Action, events: list[Event]) -> None:
         if action == "noguess":
-            events.append(Event("noguess", "makes no guess.", seat, {}))
+            events.append(Event("noguess", seat=seat, data={}))
             return
         country = action.split("-", 1)[1]
-        events.append(
-            Event(
-                "guess",
-                f"guesses that the drawer is {country}.",
-                seat,
-                {"drawer": drawer, "country": country},
-            )
-        )
+        events.append(Event("guess", seat=seat, data={"drawer": drawer, "country": country}))
         if self.immunity[drawer]:
             self.prompt = {"seat": drawer, "kind": "immunity", "guesser": seat, "guess": country}
             return
@@ -248,33 +201,24 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
     def _immunity(self, seat: int, prompt: ImmunityPrompt, action: Action, events: list[Event]) -> None:
         if action == "immunity":
             self.immunity[seat] = False
-            events.append(
-                Event("immunity", "plays their Immunity card and does not answer the guess.", seat, {})
-            )
+            events.append(Event("immunity", seat=seat, data={}))
             return
         self._answer_guess(seat, prompt["guesser"], prompt["guess"], events)
 
     def _answer_guess(self, drawer: int, guesser: int, country: str, events: list[Event]) -> None:
         right = self.identity[drawer] == country
         if right:
-            events.append(
-                Event(
-                    "answer",
-                    f"is {country}: the guess is right.",
-                    drawer,
-                    {"country": country, "right": True},
-                )
-            )
+            events.append(Event("answer", seat=drawer, data={"country": country, "right": True}))
             self._eliminate(drawer, guesser, "free_guess", events)
         else:
-            events.append(Event("answer", f"is not {country}.", drawer, {"country": country, "right": False}))
+            events.append(Event("answer", seat=drawer, data={"country": country, "right": False}))
             self.wrong_guesses.append({"seat": drawer, "country": country})
 
     def _own_guess(self, seat: int, target: int, country: str, events: list[Event]) -> None:
         right = self.identity[target] == country
-        verdict = "right" if right else "wrong"
-        text = f"guesses that {seat_name(target)} is {country}: {verdict}."
-        events.append(Event("own_guess", text, seat, {"target": target, "country": country, "right": right}))
+        events.append(
+            Event("own_guess", seat=seat, data={"target": target, "country": country, "right": right})
+        )
         if right:
             self._eliminate(target, seat, "own_trap_right", events)
         else:
@@ -282,13 +226,13 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
 
     def _challenge(self, seat: int, drawer: int, action: Action, events: list[Event]) -> None:
         if action == "nochallenge":
-            events.append(Event("nochallenge", "does not challenge.", seat, {}))
+            events.append(Event("nochallenge", seat=seat, data={}))
             return
         country = action.split("-", 1)[1]
         right = self.identity[drawer] == country
-        verdict = "right" if right else "wrong"
-        text = f"challenges: the drawer is {country}? The guess is {verdict}."
-        events.append(Event("challenge", text, seat, {"drawer": drawer, "country": country, "right": right}))
+        events.append(
+            Event("challenge", seat=seat, data={"drawer": drawer, "country": country, "right": right})
+        )
         if right:
             self.challenge = None
             self._eliminate(drawer, seat, "challenge_right", events)
@@ -306,14 +250,11 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
         self.home[victim] = []
         self.wrong_guesses = [g for g in self.wrong_guesses if g["seat"] != victim]
         self.learned[by].append({"seat": victim, "country": self.identity[victim], "how": "received_id"})
-        text = f"is out of the game; {seat_name(by)} receives their ID card."
-        events.append(Event("eliminated", text, victim, {"by": by, "how": how}))
+        events.append(Event("eliminated", seat=victim, data={"by": by, "how": how}))
         remaining = self.active_seats()
         if len(remaining) == 1:
             self.id_discard.append(self.identity[victim])
-            events.append(
-                Event("win", "is the last spy standing and wins!", remaining[0], {"how": "last_spy"})
-            )
+            events.append(Event("win", seat=remaining[0], data={"how": "last_spy"}))
             self._game_over("last_spy", remaining[0], events)
             return
         self.pending_id = self.identity[victim]
@@ -332,5 +273,5 @@ class SpyTrapDrawing(SpyTrapTable, ABC):
         self.pending_id = None
         # The table saw two ID cards in that hand, so what it knew about this spy no longer holds.
         self.wrong_guesses = [g for g in self.wrong_guesses if g["seat"] != seat]
-        events.append(Event("identity_choice", "keeps one ID card and discards the other unseen.", seat, {}))
+        events.append(Event("identity_choice", seat=seat, data={}))
         self._check_files_win(seat, events)

@@ -4,7 +4,7 @@ A round runs through three phases: ``pile`` (everyone secretly builds a pile at 
 (clockwise from the opener) and ``draw`` (the bid winner draws, one card at a time; a card may raise
 a *prompt* that another player, or the drawer, must answer before the next draw). ``over`` ends the game.
 
-Actions (every one is also described by ``describe``):
+Actions (the cog names each one in words):
 - ``pile-FAM3-EA7-TR2``: build your pile, top card first: 3 hand cards, or all of a shorter hand.
 - ``bid-4`` (strictly higher than the standing bid; the opener's first action must be a bid) / ``pass``.
 - ``draw-2``: draw the top card of the pile of seat index 2 (your own included).
@@ -22,8 +22,8 @@ left, their own last), and on timer "prompt": ``nosteal``, ``noguess``, ``immuni
 ``auto-guess`` (a forced guess chosen from the seed), ``keep-own``, ``nochallenge``, ``noswap``.
 
 Event kinds and data (all public): ``deal`` {hand_counts, deck_count}, ``round_start`` {round,
-opener}, ``pile_built`` {size}, ``timeout`` {timer, action}, ``piles_ready`` {sizes, max_bid} ({} when
-no spy has a card left), ``bid`` {bid}, ``pass`` {},
+opener}, ``pile_built`` {size}, ``timeout`` {timer, action; pile for "auto-draw"}, ``piles_ready``
+{sizes, max_bid} ({} when no spy has a card left), ``bid`` {bid}, ``pass`` {},
 ``bid_won`` {bid}, ``draw`` {pile, card, type, country, from}, ``agent`` {pile, effect: "steal_offer"
 | "nothing_to_steal" | "own_pile" | "inert"}, ``trap`` {pile, effect: "free_guess" | "own_pile" |
 "inert"}, ``steal`` {card, from_seat}, ``nosteal`` {}, ``guess`` {drawer, country}, ``noguess`` {},
@@ -33,6 +33,14 @@ no spy has a card left), ``bid`` {bid}, ``pass`` {},
 country, right}, ``nochallenge`` {}, ``challenge_over`` {}, ``win`` {how: "files" | "challenge" |
 "last_spy"}, ``round_over`` {round}, ``reshuffle``
 {cards}, ``short_hands`` {seats}, ``game_over`` {winner, reason, identities}.
+
+Refusals (IllegalAction codes and parameters): ``game_over``, ``referee_default_only``,
+``no_such_seat``, ``out_of_game``, ``referee_only``, ``piles_now``, ``pile_already_built``,
+``pile_size`` {size}, ``same_card_twice``, ``card_not_held`` {card}, ``bidding_now``, ``not_your_bid``,
+``pass_format``, ``opener_must_bid``, ``bid_format``, ``bid_too_low`` {high_bid}, ``bid_too_high``
+{max_bid}, ``your_draw``, ``drawer_drawing``, ``not_drawer``, ``pile_format``, ``pile_empty`` {left,
+draws_left}; while a prompt waits (drawing.py): ``answer_to_your_draw``, ``another_answers_first``,
+``guess_target``, ``steal_not_file``, ``answer_prompt`` {kind}.
 """
 
 from __future__ import annotations
@@ -40,10 +48,9 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules.base import JSON, Action, Event, IllegalAction, QuietAction, State
-from rules.spytrap.cards import COUNTRIES, HAND_SIZE, PILE_SIZE, all_cards, card_name, seat_name, sort_cards
+from rules.spytrap.cards import COUNTRIES, HAND_SIZE, PILE_SIZE, all_cards, sort_cards
 from rules.spytrap.drawing import SpyTrapDrawing
 from rules.spytrap.views import SpyTrapView
-from rules.words import plural
 
 
 class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
@@ -78,9 +85,8 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
         events = [
             Event(
                 "deal",
-                f"Each spy gets a secret identity, an Immunity card and {HAND_SIZE} cards.",
-                None,
-                {"hand_counts": [len(h) for h in self.hands], "deck_count": len(self.deck)},
+                seat=None,
+                data={"hand_counts": [len(h) for h in self.hands], "deck_count": len(self.deck)},
             )
         ]
         self._start_round(events)
@@ -93,15 +99,7 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
         self.bids = [None] * self.players
         self.high_bid, self.high_bidder, self.passes_in_row, self.to_bid = 0, None, 0, None
         self.drawer, self.draw_bid, self.draws_left, self.drawn = None, 0, 0, []
-        events.append(
-            Event(
-                "round_start",
-                f"Round {self.round}: build your piles. "
-                f"{seat_name(self.opener).capitalize()} opens the bidding.",
-                None,
-                {"round": self.round, "opener": self.opener},
-            )
-        )
+        events.append(Event("round_start", seat=None, data={"round": self.round, "opener": self.opener}))
         self._maybe_start_bidding(events)
 
     def _maybe_start_bidding(self, events: list[Event]) -> None:
@@ -110,19 +108,12 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
         sizes = [len(p) for p in self.piles]
         self.max_bid = sum(sizes)
         if self.max_bid == 0:
-            events.append(Event("piles_ready", "Nobody has a card left to put in a pile.", None, {}))
+            events.append(Event("piles_ready", seat=None, data={}))
             self._game_over("no_cards", None, events)
             return
         self.phase = "bid"
         self.to_bid = self.opener
-        events.append(
-            Event(
-                "piles_ready",
-                f"Every pile is built ({plural(self.max_bid, 'card')} in all). The bidding starts.",
-                None,
-                {"sizes": sizes, "max_bid": self.max_bid},
-            )
-        )
+        events.append(Event("piles_ready", seat=None, data={"sizes": sizes, "max_bid": self.max_bid}))
 
     # -- legal actions --------------------------------------------------------------------------
 
@@ -184,18 +175,18 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
     def _check(self, seat: int | None, action: Action) -> None:
         """Raise IllegalAction with a reason if ``action`` is not allowed now; changes nothing."""
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("game_over")
         if seat is None:
             default = self._default_action()
             if action != default:
-                raise IllegalAction("The referee only applies the timer's default action.")
+                raise IllegalAction("referee_default_only")
             return
         if not 0 <= seat < self.players:
-            raise IllegalAction("That seat is not at this table.")
+            raise IllegalAction("no_such_seat")
         if not self.active[seat]:
-            raise IllegalAction("You are out of the game.")
+            raise IllegalAction("out_of_game")
         if action in ("auto-pile", "auto-draw", "auto-guess"):
-            raise IllegalAction("Only the referee makes a choice for a player whose time ran out.")
+            raise IllegalAction("referee_only")
         head, _, rest = action.partition("-")
         if self.phase == "pile":
             self._check_pile(seat, head, rest)
@@ -208,59 +199,54 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
 
     def _check_pile(self, seat: int, head: str, rest: str) -> None:
         if head != "pile":
-            raise IllegalAction("Everyone is building a pile now: choose the cards for yours.")
+            raise IllegalAction("piles_now")
         if self.pile_done[seat]:
-            raise IllegalAction("Your pile is already built for this round.")
+            raise IllegalAction("pile_already_built")
         cards = rest.split("-") if rest else []
         need = min(PILE_SIZE, len(self.hands[seat]))
         if len(cards) != need:
-            raise IllegalAction(f"Your pile must have exactly {plural(need, 'card')}.")
+            raise IllegalAction("pile_size", size=need)
         if len(set(cards)) != len(cards):
-            raise IllegalAction("You named the same card twice.")
+            raise IllegalAction("same_card_twice")
         for card in cards:
             if card not in self.hands[seat]:
-                raise IllegalAction(f"You don't hold the card {card!r}.")
+                raise IllegalAction("card_not_held", card=card)
 
     def _check_bid(self, seat: int, head: str, rest: str) -> None:
         if head not in ("bid", "pass"):
-            raise IllegalAction("The bidding is on: bid a number of cards or pass.")
+            raise IllegalAction("bidding_now")
         if self.to_bid != seat:
-            raise IllegalAction("It is not your turn to bid.")
+            raise IllegalAction("not_your_bid")
         if head == "pass":
             if rest:
-                raise IllegalAction("Write a pass as 'pass'.")
+                raise IllegalAction("pass_format")
             if self.high_bidder is None:
-                raise IllegalAction("You open the bidding, so you must bid at least 1.")
+                raise IllegalAction("opener_must_bid")
             return
         if not rest.isdigit():
-            raise IllegalAction("A bid is a whole number of cards, such as 'bid-3'.")
+            raise IllegalAction("bid_format")
         amount = int(rest)
         if amount < self.min_bid():
             if self.high_bidder is None:
-                raise IllegalAction("You open the bidding, so you must bid at least 1.")
-            raise IllegalAction(f"You must bid more than the standing bid of {self.high_bid}.")
+                raise IllegalAction("opener_must_bid")
+            raise IllegalAction("bid_too_low", high_bid=self.high_bid)
         if amount > self.max_bid:
-            raise IllegalAction(
-                f"There are only {plural(self.max_bid, 'card')} in all the piles: you cannot bid more."
-            )
+            raise IllegalAction("bid_too_high", max_bid=self.max_bid)
 
     def _check_draw(self, seat: int, head: str, rest: str) -> None:
         if head != "draw":
             if self.drawer == seat:
-                raise IllegalAction("It is your draw: choose a pile, such as 'draw-0'.")
-            raise IllegalAction("Nothing is waiting on you now: the drawer is drawing.")
+                raise IllegalAction("your_draw")
+            raise IllegalAction("drawer_drawing")
         if self.drawer != seat:
-            raise IllegalAction("Only the player who won the bidding draws.")
+            raise IllegalAction("not_drawer")
         if not rest.isdigit() or not 0 <= int(rest) < self.players:
-            raise IllegalAction("Name a pile by its seat, such as 'draw-0'.")
+            raise IllegalAction("pile_format")
         if not self.piles[int(rest)]:
             # The public table can be a moment behind (its message is redrawn at a limited rate), so
             # the refusal itself says how things stand now.
             left = sum(len(p) for p in self.piles)
-            raise IllegalAction(
-                f"That pile is empty now: draw from another one ({plural(left, 'card')} left in the "
-                f"piles, {plural(self.draws_left, 'draw')} to go)."
-            )
+            raise IllegalAction("pile_empty", left=left, draws_left=self.draws_left)
 
     # -- applying actions -------------------------------------------------------------------------
 
@@ -288,14 +274,7 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
                     rng = self._rng(f"default{self.defaults_used}")
                     self.defaults_used += 1
                     cards = rng.sample(hand, min(PILE_SIZE, len(hand)))
-                    events.append(
-                        Event(
-                            "timeout",
-                            "ran out of time: the referee built their pile.",
-                            s,
-                            {"timer": "pile", "action": action},
-                        )
-                    )
+                    events.append(Event("timeout", seat=s, data={"timer": "pile", "action": action}))
                     self._build_pile(s, cards, events)
             return
         seat = self.waiting()[0]
@@ -304,14 +283,7 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
             assert self.drawer is not None
             order = [(self.drawer + step) % self.players for step in range(1, self.players + 1)]
             pile = next(s for s in order if self.piles[s])
-            events.append(
-                Event(
-                    "timeout",
-                    f"ran out of time: the referee draws from {seat_name(pile)}'s pile.",
-                    seat,
-                    {"timer": timer, "action": action},
-                )
-            )
+            events.append(Event("timeout", seat=seat, data={"timer": timer, "action": action, "pile": pile}))
             self._draw(seat, pile, events)
             return
         if action == "auto-guess":
@@ -321,27 +293,10 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
             self.defaults_used += 1
             target = rng.choice(prompt["targets"])
             country = rng.choice([c for c in COUNTRIES if c != self.identity[seat]])
-            events.append(
-                Event(
-                    "timeout",
-                    "ran out of time: the referee guesses for them.",
-                    seat,
-                    {"timer": timer, "action": action},
-                )
-            )
+            events.append(Event("timeout", seat=seat, data={"timer": timer, "action": action}))
             self._answer(seat, f"guess-{target}-{country}", events)
             return
-        texts = {
-            "bid-1": "ran out of time: the referee opens the bidding at 1 for them.",
-            "pass": "ran out of time and passes.",
-            "nosteal": "ran out of time and steals nothing.",
-            "noguess": "ran out of time and makes no guess.",
-            "immunity": "ran out of time: the referee plays their Immunity card for them.",
-            "keep-own": "ran out of time: the referee settles their identity cards for them.",
-            "nochallenge": "ran out of time and does not challenge.",
-            "noswap": "ran out of time: the referee settles their identity cards for them.",
-        }
-        events.append(Event("timeout", texts[action], seat, {"timer": timer, "action": action}))
+        events.append(Event("timeout", seat=seat, data={"timer": timer, "action": action}))
         if self.phase == "bid":
             self._bid(seat, action, events)
         else:
@@ -355,19 +310,19 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
         self.piles[seat] = list(cards)
         self.pile_done[seat] = True
         size = len(cards)
-        events.append(Event("pile_built", f"built a pile of {plural(size, 'card')}.", seat, {"size": size}))
+        events.append(Event("pile_built", seat=seat, data={"size": size}))
         self._maybe_start_bidding(events)
 
     def _bid(self, seat: int, action: Action, events: list[Event]) -> None:
         if action == "pass":
             self.bids[seat] = "pass"
             self.passes_in_row += 1
-            events.append(Event("pass", "passes.", seat, {}))
+            events.append(Event("pass", seat=seat, data={}))
         else:
             amount = int(action.split("-")[1])
             self.bids[seat] = amount
             self.high_bid, self.high_bidder, self.passes_in_row = amount, seat, 0
-            events.append(Event("bid", f"bids {amount}.", seat, {"bid": amount}))
+            events.append(Event("bid", seat=seat, data={"bid": amount}))
         assert self.high_bidder is not None
         if self.high_bid >= self.max_bid or self.passes_in_row >= len(self.active_seats()) - 1:
             self._start_drawing(self.high_bidder, events)
@@ -379,14 +334,7 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
         self.to_bid = None
         self.drawer, self.draw_bid, self.draws_left = winner, self.high_bid, self.high_bid
         self.last_winner = winner
-        events.append(
-            Event(
-                "bid_won",
-                f"wins the bidding and draws {plural(self.high_bid, 'card')}.",
-                winner,
-                {"bid": self.high_bid},
-            )
-        )
+        events.append(Event("bid_won", seat=winner, data={"bid": self.high_bid}))
 
     # -- end of a round ----------------------------------------------------------------------------
 
@@ -397,7 +345,7 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
             else:
                 self.used.extend(self.piles[s])
             self.piles[s] = []
-        events.append(Event("round_over", f"Round {self.round} is over.", None, {"round": self.round}))
+        events.append(Event("round_over", seat=None, data={"round": self.round}))
         self.drawer = None
         if self.round >= self.options.round_limit:
             self._game_over("round_limit", None, events)
@@ -424,53 +372,12 @@ class SpyTrapState(SpyTrapDrawing, State[SpyTrapView]):
                     self.used = []
                     self._rng(f"reshuffle{self.reshuffles}").shuffle(self.deck)
                     self.reshuffles += 1
-                    text = f"The deck is empty: the {len(self.deck)} used cards are shuffled into a new deck."
-                    events.append(Event("reshuffle", text, None, {"cards": len(self.deck)}))
+                    events.append(Event("reshuffle", seat=None, data={"cards": len(self.deck)}))
                 self.hands[s].append(self.deck.pop(0))
             if len(self.hands[s]) < HAND_SIZE:
                 short.append(s)
         if short:
-            text = "The deck and the used pile are empty: some hands stay short this round."
-            events.append(Event("short_hands", text, None, {"seats": short}))
-
-    def describe(self, action: Action) -> str:
-        head, _, rest = action.partition("-")
-        fixed = {
-            "pass": "pass",
-            "nosteal": "steal nothing",
-            "noguess": "make no guess",
-            "immunity": "play your Immunity card",
-            "noimmunity": "answer the guess",
-            "keep-own": "keep your own identity",
-            "keep-new": "take the new identity",
-            "nochallenge": "do not challenge",
-            "swap": "swap identities",
-            "noswap": "keep your identity",
-            "auto-pile": "build piles for the players whose time ran out",
-            "auto-draw": "draw for the player whose time ran out",
-            "auto-guess": "guess for the player whose time ran out",
-        }
-        if action in fixed:
-            return fixed[action]
-        try:
-            if head == "pile":
-                return "build a pile of " + ", ".join(card_name(c) for c in rest.split("-")) + " (top first)"
-            if head == "bid":
-                return f"bid {int(rest)}"
-            if head == "draw":
-                return f"draw from {seat_name(int(rest))}'s pile"
-            if head == "steal":
-                return f"steal the {card_name(rest)}"
-            if head == "challenge":
-                return f"challenge: {rest}"
-            if head == "guess":
-                if "-" in rest:
-                    target, country = rest.split("-")
-                    return f"guess that {seat_name(int(target))} is {country}"
-                return f"guess {rest}"
-        except (ValueError, KeyError, IndexError):
-            return action
-        return action
+            events.append(Event("short_hands", seat=None, data={"seats": short}))
 
 
 def _orders(cards: list[str], size: int) -> list[tuple[str, ...]]:

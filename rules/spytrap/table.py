@@ -16,12 +16,13 @@ import random
 from typing import Final, Literal, Self
 
 from rules.base import JSON, Event, Placement, Result
-from rules.spytrap.cards import FILES_TO_WIN, country_of, file_country, seat_name, sort_cards
+from rules.spytrap.cards import FILES_TO_WIN, country_of, file_country, sort_cards
 from rules.spytrap.options import SpyTrapOptions, options_to_json, parse_options
 from rules.spytrap.views import (
     CountryTally,
     DrawnCard,
     EndReason,
+    Hint,
     LearnedFact,
     Phase,
     SpyTrapPrompt,
@@ -128,14 +129,11 @@ class SpyTrapTable:
         self.end_reason = reason
         self.prompt = None
         self.to_bid = None
-        result = self.result()
-        assert result is not None
         events.append(
             Event(
                 "game_over",
-                f"The game is over. {result.summary}",
-                None,
-                {"winner": winner, "reason": reason, "identities": list(self.identity)},
+                seat=None,
+                data={"winner": winner, "reason": reason, "identities": list(self.identity)},
             )
         )
 
@@ -168,18 +166,13 @@ class SpyTrapTable:
         for index, s in enumerate(reversed(self.out_order)):
             place[s] = next_place + index
         placements = tuple(Placement(s, place[s], points[s]) for s in range(self.players))
-        who = seat_name(self.winner or 0).capitalize()
-        if self.end_reason == "files":
-            summary = f"{who} collected {FILES_TO_WIN} Files of their identity."
-        elif self.end_reason == "challenge":
-            summary = f"{who} survived the challenge with {FILES_TO_WIN} Files of their identity."
-        elif self.end_reason == "last_spy":
-            summary = f"{who} is the last spy standing."
-        else:
-            # Follows "The game is over." in the game-over event: no second "The game …".
-            why = "The round limit was reached" if self.end_reason == "round_limit" else "No cards were left"
-            summary = f"{why}, so the spies still in are ranked by their counting Files."
-        return Result(placements, summary)
+        # How it ended (the cog words it): the end reason, the winner (None when the round limit or
+        # the cards stopped the game) and the Files a win takes.
+        return Result(
+            placements,
+            how=self.end_reason or "",
+            details={"winner": self.winner, "files": FILES_TO_WIN},
+        )
 
     # -- what players see ---------------------------------------------------------------------------
 
@@ -252,26 +245,16 @@ class SpyTrapTable:
         # A copy, its lists included, so a view or the JSON never shares a list with the state.
         return None if self.prompt is None else copy.deepcopy(self.prompt)
 
-    def _hint(self, seat: int) -> str | None:
+    def _hint(self, seat: int) -> Hint | None:
         if self.phase == "over" or not self.active[seat] or seat not in self.waiting():
             return None
         if self.phase == "pile":
-            return "Build your pile: choose its cards, top card first."
+            return "pile"
         if self.phase == "bid":
-            return (
-                "Open the bidding: bid at least 1." if self.high_bidder is None else "Raise the bid or pass."
-            )
+            return "open" if self.high_bidder is None else "raise"
         if self.prompt is None:
-            return f"Draw a card: {self.draws_left} left."
-        return {
-            "steal": "Your Evil Agent was drawn: steal a File from the drawer, or not.",
-            "guess": "Your trap was sprung: make a free guess of the drawer's identity, or not.",
-            "immunity": "Answer the guess, or play your Immunity card and stay silent.",
-            "own_guess": "Your own trap: guess another spy's identity. If you are wrong, you are out.",
-            "keep": "Keep your own identity or take the one you received.",
-            "challenge": "Challenge the drawer's identity, or not. A wrong guess puts you out.",
-            "swap": "Swap identities with the challenger you put out, or keep yours.",
-        }[self.prompt["kind"]]
+            return "draw"
+        return self.prompt["kind"]
 
     # -- persistence --------------------------------------------------------------------------------
 
@@ -352,5 +335,10 @@ class SpyTrapTable:
         state.challenge = None if challenge is None else {**challenge, "queue": list(challenge["queue"])}
         state.learned = [[f.copy() for f in facts] for facts in data["learned"]]
         state.wrong_guesses = [g.copy() for g in data["wrong_guesses"]]
-        state.opening_events = [Event.from_json(e) for e in data.get("opening_events", [])]
+        # A snapshot stored before the events became data holds each event's English sentence too
+        # ("text"): its kind and data say the same, and the sentence is dropped.
+        state.opening_events = [
+            Event(e.kind, seat=e.seat, data=e.data)
+            for e in map(Event.from_json, data.get("opening_events", []))
+        ]
         return state

@@ -17,6 +17,9 @@ from rules.spytrap.cards import CardType
 Phase = Literal["pile", "bid", "draw", "over"]
 EndReason = Literal["files", "challenge", "last_spy", "round_limit", "no_cards"]
 PromptKind = Literal["steal", "guess", "immunity", "own_guess", "keep", "challenge", "swap"]
+# What a seat must do now (its ``legal_hint``): build its pile, open the bidding, raise or pass,
+# draw, or answer its prompt (the prompt's kind); the cog words it.
+Hint = Literal["pile", "open", "raise", "draw", PromptKind]
 PROMPT_KINDS: tuple[PromptKind, ...] = (
     "steal",
     "guess",
@@ -176,4 +179,4 @@ class SpyTrapView(TypedDict):
     my_pile: NotRequired[list[str]]  # your pile, top first
     received_id: NotRequired[str | None]  # the ID card you received, while you choose (keep, swap)
     learned: NotRequired[list[LearnedFact]]
-    legal_hint: NotRequired[str | None]  # a short sentence on what you must do now
+    legal_hint: NotRequired[Hint | None]  # what you must do now (the cog words it)

@@ -204,9 +204,9 @@ def test_cards_with_different_names_differ_without_colour(game: str) -> None:
     """Two cards that mean different things differ in more than colour: their corner mark, centre,
     shape or caption. Seen to fail with Zip Zap's green given red's letter and shape ("R",
     "circle"): green 4 and red 4 then differed by colour alone."""
+    from cogs.drawings.spytrap_cards import card_name as spy_name
     from cogs.drawings.zaptrap_words import card_name as zap_name
     from cogs.drawings.zipzap_cards import card_name as zip_name
-    from rules.spytrap.cards import card_name as spy_name
 
     decks: dict[str, tuple[list[str], Any, Any]] = {
         "zipzap": (ZIPZAP_DECK, zipzap_cards.face, zip_name),

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from rules.spytrap import card_name
+from cogs.drawings.spytrap_cards import card_name
 from tests.e2e.simhelpers import all_components, alt_texts, buttons
 from tests.e2e.spytrap_driver import is_over
 from tests.e2e.test_spytrap_game import open_spytrap, play_until_a_person_draws

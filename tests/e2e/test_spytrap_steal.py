@@ -19,9 +19,9 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.drawings.spytrap_cards import card_name
 from cogs.spytrap import SpyTrapUI
 from cogs.table.buttons import ActionButton, ActionSelect
-from rules.spytrap import card_name
 from tests.fault.names import make_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))

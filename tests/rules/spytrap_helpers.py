@@ -87,15 +87,21 @@ def snapshot(state: SpyTrapState) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-def refused(state: SpyTrapState, seat: int | None, action: str) -> str:
-    """Apply an action that must be illegal; check nothing changed and return the reason."""
+def refusal(state: SpyTrapState, seat: int | None, action: str) -> IllegalAction:
+    """Apply an action that must be illegal; check nothing changed and return the refusal (its
+    code and parameters)."""
     before = snapshot(state)
     try:
         state.apply(seat, action)
     except IllegalAction as exc:
         assert snapshot(state) == before, "an illegal action changed the state"
-        return exc.reason
+        return exc
     raise AssertionError(f"{action!r} by seat {seat} was accepted")
+
+
+def refused(state: SpyTrapState, seat: int | None, action: str) -> str:
+    """The code of the refusal of an action that must be illegal (see ``refusal``)."""
+    return refusal(state, seat, action).code
 
 
 def card_places(state: SpyTrapState) -> Counter[str]:

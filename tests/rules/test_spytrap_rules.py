@@ -9,8 +9,18 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from spytrap_helpers import GAME, bid_to, build_piles, check_conservation, new_state, refused, to_draw
+from spytrap_helpers import (
+    GAME,
+    bid_to,
+    build_piles,
+    check_conservation,
+    new_state,
+    refusal,
+    refused,
+    to_draw,
+)
 
+from cogs.spytrap import refusal as spytrap_refusal
 from rules.base import QuietAction
 from rules.spytrap import COUNTRIES, SpyTrapOptions, all_cards, card_type, country_of
 
@@ -73,18 +83,18 @@ def test_piles_are_built_secretly_and_the_table_sees_only_who_is_done() -> None:
     assert state.view(0)["my_pile"] == ["FIT2", "FAM1", "FSP1"]
     assert state.view(0)["hand"] == ["FAM2", "FIT1", "FSP2"]
     assert state.view(None)["waiting"] == [1, 2]
-    assert "already built" in refused(state, 0, "pile-FAM2-FIT1-FSP2")
-    assert "exactly 3 cards" in refused(state, 1, "pile-FAM3-FAM4")
-    assert "same card twice" in refused(state, 1, "pile-FAM3-FAM3-FIT3")
-    assert "don't hold" in refused(state, 1, "pile-FAM1-FAM3-FIT3")
-    assert "building a pile" in refused(state, 1, "bid-1")
+    assert refused(state, 0, "pile-FAM2-FIT1-FSP2") == "pile_already_built"
+    assert refusal(state, 1, "pile-FAM3-FAM4").params == {"size": 3}
+    assert refused(state, 1, "pile-FAM3-FAM3-FIT3") == "same_card_twice"
+    assert refusal(state, 1, "pile-FAM1-FAM3-FIT3").params == {"card": "FAM1"}
+    assert refused(state, 1, "bid-1") == "piles_now"
     assert len(state.legal_actions(1)) == 6 * 5 * 4 and state.legal_actions(0) == []
 
 
 def test_a_short_hand_goes_whole_into_the_pile_and_an_empty_hand_has_none() -> None:
     state = new_state(IDS3, [["FAM1", "EA1"], [], H2])
     assert state.pile_done == [False, True, False]
-    assert "exactly 2 cards" in refused(state, 0, "pile-FAM1")
+    assert (error := refusal(state, 0, "pile-FAM1")).code == "pile_size" and error.params == {"size": 2}
     assert state.legal_actions(0) == ["pile-FAM1-EA1", "pile-EA1-FAM1"]
     state.apply(0, "pile-EA1-FAM1")
     state.apply(2, "pile-FAM5-FAM6-FIT5")
@@ -96,8 +106,8 @@ def test_the_pile_timer_builds_a_pile_for_absent_players_and_says_so_without_con
     state.apply(1, "pile-FAM3-FAM4-FIT3")
     assert state.quiet_actions() == [QuietAction("pile", "auto-pile")]
     assert state.legal_actions(None) == ["auto-pile"]
-    assert "Only the referee" in refused(state, 0, "auto-pile")
-    assert "default action" in refused(state, None, "pass")
+    assert refused(state, 0, "auto-pile") == "referee_only"
+    assert refused(state, None, "pass") == "referee_default_only"
     events = state.apply(None, "auto-pile")
     assert [e.seat for e in events if e.kind == "timeout"] == [0, 2]
     assert not strings_in([e.to_json() for e in events]) & (set(H0) | set(H2))
@@ -123,11 +133,11 @@ def test_the_opener_must_bid_at_least_one_and_nobody_above_the_cards_in_the_pile
     state = piled()
     assert state.phase == "bid" and state.to_bid == 0 and state.max_bid == 9
     assert state.quiet_actions() == [QuietAction("bid", "bid-1")]
-    assert refused(state, 0, "pass") == "You open the bidding, so you must bid at least 1."
-    assert refused(state, 0, "bid-0") == "You open the bidding, so you must bid at least 1."
-    assert "only 9 cards" in refused(state, 0, "bid-10")
-    assert refused(state, 1, "bid-2") == "It is not your turn to bid."
-    assert "whole number" in refused(state, 0, "bid-x")
+    assert refused(state, 0, "pass") == "opener_must_bid"
+    assert refused(state, 0, "bid-0") == "opener_must_bid"
+    assert (error := refusal(state, 0, "bid-10")).code == "bid_too_high" and error.params == {"max_bid": 9}
+    assert refused(state, 1, "bid-2") == "not_your_bid"
+    assert refused(state, 0, "bid-x") == "bid_format"
     assert state.legal_actions(0) == [f"bid-{n}" for n in range(1, 10)]
 
 
@@ -157,7 +167,7 @@ def test_spytrap_the_opener_of_a_later_round_must_bid_at_least_one() -> None:
 def test_raises_are_strictly_higher_and_passing_is_not_final() -> None:
     state = piled()
     state.apply(0, "bid-2")
-    assert refused(state, 1, "bid-2") == "You must bid more than the standing bid of 2."
+    assert (error := refusal(state, 1, "bid-2")).code == "bid_too_low" and error.params == {"high_bid": 2}
     assert "pass" in state.legal_actions(1)
     assert state.quiet_actions() == [QuietAction("bid", "pass")]
     state.apply(1, "pass")
@@ -217,9 +227,9 @@ def test_the_winner_draws_exactly_the_bid_from_any_pile_files_go_face_up() -> No
     state = piled()
     bid_to(state, 1, 3)
     assert state.legal_actions(1) == ["draw-0", "draw-1", "draw-2"]
-    assert refused(state, 0, "draw-0") == "Only the player who won the bidding draws."
-    assert refused(state, 0, "nosteal") == "Nothing is waiting on you now: the drawer is drawing."
-    assert "Name a pile" in refused(state, 1, "draw-7")
+    assert refused(state, 0, "draw-0") == "not_drawer"
+    assert refused(state, 0, "nosteal") == "drawer_drawing"
+    assert refused(state, 1, "draw-7") == "pile_format"
     events = state.apply(1, "draw-1")  # own pile allowed
     assert events[0].kind == "draw" and events[0].data["from"] == "own" and events[0].data["card"] == "FAM3"
     state.apply(1, "draw-0")
@@ -240,9 +250,8 @@ def test_drawing_from_an_empty_pile_is_refused() -> None:
     to_draw(state, [H0[:3], H1[:3], ["FAM5"]], 0, 3)
     state.apply(0, "draw-2")
     # The refusal says how things stand now: a public table may be a moment behind.
-    assert refused(state, 0, "draw-2") == (
-        "That pile is empty now: draw from another one (6 cards left in the piles, 2 draws to go)."
-    )
+    error = refusal(state, 0, "draw-2")
+    assert error.code == "pile_empty" and error.params == {"left": 6, "draws_left": 2}
     assert "draw-2" not in state.legal_actions(0)
 
 
@@ -264,8 +273,8 @@ def test_an_evil_agent_from_another_pile_lets_its_owner_steal_any_file_from_the_
     prompt = state.view(2)["prompt"]
     assert prompt == {"seat": 0, "kind": "steal", "drawer": 1, "choices": ["FGE1", "FRU1"]}
     assert state.legal_actions(0) == ["steal-FGE1", "steal-FRU1", "nosteal"]
-    assert refused(state, 1, "draw-1") == "Wait: another player is answering a card you drew."
-    assert refused(state, 0, "steal-FAM1") == "That card is not a File in the drawer's home area."
+    assert refused(state, 1, "draw-1") == "answer_to_your_draw"
+    assert refused(state, 0, "steal-FAM1") == "steal_not_file"
     assert state.quiet_actions() == [QuietAction("prompt", "nosteal")]
     events = state.apply(0, "steal-FGE1")  # even a File the drawer drew from their own pile
     assert kinds(events) == ["steal"]
@@ -325,7 +334,7 @@ def test_immunity_played_after_a_right_guess_saves_the_drawer_and_is_spent() -> 
     state.apply(1, "draw-0")
     state.apply(0, "guess-German")
     events = state.apply(1, "immunity")
-    assert kinds(events) == ["immunity"] and "German" not in events[0].text
+    assert kinds(events) == ["immunity"] and "German" not in strings_in(events[0].to_json())
     assert state.active[1] and not state.immunity[1] and state.view(None)["immunity"] == [True, False, True]
     assert state.view(None)["wrong_guesses"] == []
 
@@ -368,8 +377,10 @@ def test_own_pile_trap_forces_a_guess_and_a_right_one_puts_the_target_out() -> N
     assert events[1].data["effect"] == "own_pile"
     assert state.view(None)["prompt"] == {"seat": 1, "kind": "own_guess", "targets": [0, 2]}
     assert "noguess" not in state.legal_actions(1)
-    assert "must guess" in refused(state, 1, "noguess")
-    assert "another spy still in the game" in refused(state, 1, "guess-1-German")
+    assert (error := refusal(state, 1, "noguess")).code == "answer_prompt" and error.params == {
+        "kind": "own_guess"
+    }
+    assert refused(state, 1, "guess-1-German") == "guess_target"
     events = state.apply(1, "guess-2-Russian")
     assert kinds(events) == ["own_guess", "eliminated"] and events[1].seat == 2 and events[1].data["by"] == 1
     assert state.view(1)["received_id"] == "Russian"
@@ -410,8 +421,8 @@ def test_keep_new_switches_identity_and_discards_the_old_one_unseen() -> None:
     state.apply(1, "guess-2-Russian")
     before = list(state.id_discard)
     events = state.apply(1, "keep-new")
-    assert kinds(events) == ["identity_choice"] and "Russian" not in events[0].text
-    assert "German" not in events[0].text
+    assert kinds(events) == ["identity_choice"] and events[0].data == {}
+    assert not strings_in(events[0].to_json()) & {"Russian", "German"}
     assert state.identity[1] == "Russian" and state.id_discard == [*before, "German"]
     assert state.view(1)["identity"] == "Russian" and state.view(1)["received_id"] is None
     check_conservation(state)
@@ -466,7 +477,7 @@ def test_a_spy_put_out_loses_hand_and_files_to_the_used_pile_and_is_inert() -> N
     state.apply(1, "guess-2-Russian")
     assert state.hands[2] == [] and state.home[2] == [] and "FIT9" in state.used
     assert set(H2[3:]) <= set(state.used) and state.piles[2] == H2[:3]
-    assert state.legal_actions(2) == [] and refused(state, 2, "keep-own") == "You are out of the game."
+    assert state.legal_actions(2) == [] and refused(state, 2, "keep-own") == "out_of_game"
     state.apply(1, "keep-own")
     state.apply(1, "draw-0")
     state.apply(1, "draw-0")
@@ -507,7 +518,7 @@ def test_last_spy_standing_wins_and_identities_are_revealed() -> None:
         assert state.view(seat)["identities"] == ["French", "German"]
     assert events[-1].data["identities"] == ["French", "German"]
     assert state.legal_actions(0) == [] and state.quiet_actions() == []
-    assert refused(state, 0, "draw-0") == "The game is over."
+    assert refused(state, 0, "draw-0") == "game_over"
     check_conservation(state)
 
 
@@ -632,7 +643,7 @@ def test_a_fourth_file_from_your_own_pile_opens_a_challenge_clockwise_from_your_
         "seat": 1, "kind": "challenge", "drawer": 0, "country": "French", "still_to_guess": [2, 3],
     }  # fmt: skip
     assert state.quiet_actions() == [QuietAction("prompt", "nochallenge")]
-    assert refused(state, 0, "draw-0") == "Wait: another player is answering a card you drew."
+    assert refused(state, 0, "draw-0") == "answer_to_your_draw"
     state.apply(1, "nochallenge")
     assert state.prompt is not None and state.prompt["seat"] == 2
     state.apply(2, "nochallenge")
@@ -696,7 +707,7 @@ def test_ruling_3_exactly_the_fourth_file_from_your_own_pile_opens_the_challenge
     events = state.apply(0, "draw-0")
     assert state.tally(0, "French", counting_only=False) == 4
     assert kinds(events) == ["draw", "challenge_start"]
-    assert "now holds 4 French Files, the 4th from their own pile" in events[1].text
+    assert events[1].seat == 0 and events[1].data == {"country": "French"}
 
 
 def test_ruling_3_a_fifth_file_from_your_own_pile_opens_no_challenge() -> None:
@@ -826,6 +837,8 @@ def test_a_bad_deal_is_refused_with_the_problem() -> None:
 
 
 def test_illegal_actions_read_in_the_second_person_and_change_nothing() -> None:
+    """Refusals are data (a code and its parameters, never a sentence); as the cog words them they
+    read in the second person and name no seat."""
     state = piled()
     for seat, action in [
         (1, "bid-1"),
@@ -835,18 +848,9 @@ def test_illegal_actions_read_in_the_second_person_and_change_nothing() -> None:
         (5, "pass"),
         (0, "auto-draw"),
     ]:
-        reason = refused(state, seat, action)
+        error = refusal(state, seat, action)
+        assert " " not in error.code and not strings_in(error.params) - {"FAM1"}
+        reason = spytrap_refusal(error)
         assert reason.endswith(".") and "seat" not in reason.lower().replace("that seat", "")
-    assert "not at this table" in refused(state, 5, "pass")
-
-
-def test_describe_names_actions_in_words() -> None:
-    state = piled()
-    assert state.describe("bid-3") == "bid 3"
-    assert state.describe("draw-1") == "draw from seat 2's pile"
-    assert state.describe("guess-2-French") == "guess that seat 3 is French"
-    assert (
-        state.describe("pile-TR1-EA2-FFR3")
-        == "build a pile of Trap Is Sprung, Evil Agent, French File (top first)"
-    )
-    assert state.describe("keep-new") == "take the new identity"
+    assert refused(state, 5, "pass") == "no_such_seat"
+    assert spytrap_refusal(refusal(state, 5, "pass")) == "That seat is not at this table."

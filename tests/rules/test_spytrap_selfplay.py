@@ -110,7 +110,7 @@ class Invariants:
             named = strings_in(event.to_json()) & ALL_CARDS
             assert named <= allowed, f"event {event.kind} names {named - allowed}"
             if event.kind in ("identity_choice", "eliminated", "timeout", "pile_built", "immunity"):
-                assert not any(c in event.text for c in COUNTRIES), event.text
+                assert not strings_in(event.to_json()) & set(COUNTRIES), event.to_json()
             if event.kind != "game_over":
                 assert "identities" not in event.data
         # RULINGS §3: a challenge opens only on exactly the 4th File of its country, and every
