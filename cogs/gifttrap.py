@@ -30,11 +30,10 @@ from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.texts import N_, Texts
+from cogs.texts import N_, Texts, signed
 from rules.base import Event, IllegalAction, Result
 from rules.gifttrap import GIFTS, PRICES, TOKENS, GiftTrap, Token, parse_action
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift, TokenPlaces
-from rules.words import signed
 
 T = Texts(__name__)
 GAME = GiftTrap()
@@ -555,7 +554,7 @@ class GiftTrapUI:
             # Older records' game_over has no round: it is the game's last, where the state is now.
             rounds = data.get("round", state_of(table).view(None)["round"])
             return T.gettext("The game is over. {how}", how=self._how(len(data["winners"]), rounds))
-        return event.text or kind  # a kind this cog does not know (not one GiftTRAP makes)
+        return kind  # a kind this cog does not know (not one GiftTRAP makes)
 
     def _how(self, winners: int, rounds: int) -> str:
         """How the game ended (the result's ``gifted``): the winners and the round."""

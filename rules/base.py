@@ -37,19 +37,12 @@ class IllegalAction(Exception):
     """An action the rules do not allow now, as data: ``code`` names the rule it breaks
     ("not_your_turn", "card_gone") and ``params`` its details (seat numbers, card codes, numbers),
     which the table words in the reader's language (the game cog's ``refusal``).
-
-    Engines not yet moved to codes pass their English sentence as ``code``; ``reason`` reads it.
     """
 
     def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code, params)
         self.code = code
         self.params: JSON = params
-
-    @property
-    def reason(self) -> str:
-        """The sentence of an engine that still writes one (see the class docstring)."""
-        return self.code
 
 
 @dataclass(frozen=True)
@@ -60,24 +53,20 @@ class Event:
     the referee), ``data`` its parameters: seat numbers, card codes, numbers, never a sentence
     and never a name. The game's cog words it in the reader's language with the seats' names as
     they are when it is shown, so a recorded game can be shown later in any language.
-
-    ``text`` is the English sentence of an engine not yet moved to data (empty otherwise); it is
-    neither stored nor loaded by the engines that have moved.
     """
 
     kind: str
-    text: str = ""
     seat: int | None = None
     data: JSON = field(default_factory=dict)
 
     def to_json(self) -> JSON:
-        if not self.text:
-            return {"kind": self.kind, "seat": self.seat, "data": self.data}
-        return {"kind": self.kind, "text": self.text, "seat": self.seat, "data": self.data}
+        return {"kind": self.kind, "seat": self.seat, "data": self.data}
 
     @classmethod
     def from_json(cls, data: JSON) -> Event:
-        return cls(data["kind"], data.get("text", ""), data.get("seat"), dict(data.get("data") or {}))
+        """An event as stored; one stored before the engines spoke in data also has the English
+        sentence it was shown with (``text``), which is not kept: the game words it again."""
+        return cls(data["kind"], data.get("seat"), dict(data.get("data") or {}))
 
 
 @dataclass(frozen=True)
@@ -105,12 +94,10 @@ class Result:
     """Final outcome: every seat's place and points, the input to leaderboards and ratings.
 
     ``how`` says how the game ended, as data (a code such as "last_spy", with ``details``: seat
-    numbers and numbers), which the game's cog words; ``summary`` is the English sentence of an
-    engine not yet moved to data (empty otherwise).
+    numbers and numbers), which the game's cog words.
     """
 
     placements: tuple[Placement, ...]
-    summary: str = ""
     how: str = ""
     details: JSON = field(default_factory=dict)
 
@@ -121,7 +108,6 @@ class Result:
     def to_json(self) -> JSON:
         return {
             "placements": [{"seat": p.seat, "place": p.place, "points": p.points} for p in self.placements],
-            "summary": self.summary,
             "how": self.how,
             "details": self.details,
         }

@@ -65,17 +65,16 @@ def check_expect(state: State[Any], expect: JSON) -> dict[str, tuple[Any, Any]]:
 
 
 def event_line(event: Event) -> str:
-    """An event as the CLI prints it: an engine's sentence, or (an engine that words nothing) its
-    kind and data."""
-    text = event.text or f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
+    """An event as the CLI prints it: its kind and data (the game's cog words it for people)."""
+    text = f"{event.kind} {json.dumps(event.data, ensure_ascii=False, sort_keys=True)}"
     return text if event.seat is None else f"Seat {event.seat}: {text}"
 
 
 def refusal_line(exc: IllegalAction) -> str:
-    """A refusal as the CLI prints it: its code (or an engine's sentence), then any parameters."""
+    """A refusal as the CLI prints it: its code, then any parameters."""
     return exc.code + (f" {json.dumps(exc.params, ensure_ascii=False, sort_keys=True)}" if exc.params else "")
 
 
 def result_line(result: Result) -> str:
-    """How a game ended: an engine's sentence, or its ``how`` and ``details``."""
-    return result.summary or f"{result.how} {json.dumps(result.details, ensure_ascii=False, sort_keys=True)}"
+    """How a game ended, as the CLI prints it: its ``how`` and ``details``."""
+    return f"{result.how} {json.dumps(result.details, ensure_ascii=False, sort_keys=True)}"

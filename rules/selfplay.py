@@ -115,7 +115,8 @@ def play_game(
             events = state.apply(seat, action)
         except IllegalAction as exc:
             if seat is None:
-                raise RuntimeError(f"The game refused its own quiet action {action!r}: {exc.reason}") from exc
+                refusal = f"{exc.code} {exc.params}"
+                raise RuntimeError(f"The game refused its own quiet action {action!r}: {refusal}") from exc
             refused.add(seat)
             continue
         record.actions.append((seat, action))

@@ -31,6 +31,7 @@ imports it back):
   ``scheduler.py`` (the one clock), ``failures.py`` (every Discord failure classified once),
   ``buttons.py`` (the DynamicItems), ``common.py`` (refusals and private answers; names shown
   escaped or plain, and whom a message may ping),
-  ``words.py`` (seat names in engine texts), ``tree.py`` (option checks for every slash command),
+  ``latest.py`` (the Latest lines as data, worded when drawn), ``tree.py`` (option checks for
+  every slash command),
   ``journal.py`` (one log line per table event: opened, started, finished, ended).
 """

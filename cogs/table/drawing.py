@@ -23,7 +23,7 @@ from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.pictures import Pictures, Sketch
 from cogs.texts import N_, Texts
-from rules.base import Event
+from rules.base import Event, IllegalAction
 
 T = Texts(__name__)
 
@@ -111,7 +111,14 @@ class GameUI(Protocol):
         pawn picked before choosing where it goes), never an engine action."""
         ...
 
-    def event_line(self, table: Table, event: Event) -> str: ...
+    def event_line(self, table: Table, event: Event) -> str:
+        """An event in words, from its data and the seats' names now; pure (a Latest line is
+        worded again each time it is drawn)."""
+        ...
+
+    def refusal(self, table: Table, error: IllegalAction) -> str:
+        """What the rules refused, in words: the engine's code and parameters."""
+        ...
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None: ...
 

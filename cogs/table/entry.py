@@ -469,7 +469,10 @@ class Entry:
         except Refusal as refusal:
             await reply(interaction, str(refusal))
         except IllegalAction as error:
-            await reply(interaction, error.reason if table is None else self.spine.refusal(table, error))
+            if table is None:  # no game to word it (none of the table-less clicks reaches an engine today)
+                await reply(interaction, T.gettext("The rules don't allow that now, so nothing changed."))
+            else:
+                await reply(interaction, self.spine.refusal(table, error))
         except TableMoved:
             await reply(interaction, T.gettext(MOVED))
         except SQLAlchemyError:

@@ -328,8 +328,7 @@ class Spine:
     def refusal(self, table: Table, error: IllegalAction) -> str:
         """The sentence a player reads for a move the rules refuse, in their language: the game's
         cog words the engine's code and parameters (GameUI.refusal)."""
-        refusal = getattr(self.uis[table.game.key], "refusal", None)
-        return refusal(table, error) if refusal is not None else error.reason
+        return self.uis[table.game.key].refusal(table, error)
 
     def deadline(self, table: Table) -> tuple[datetime | None, str | None]:
         assert table.state is not None

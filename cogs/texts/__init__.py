@@ -112,6 +112,16 @@ def number(value: int | float) -> str:
     return format_decimal(value, locale=_locale(language()))
 
 
+# The minus sign every negative number is shown with (U+2212), never the hyphen: GiftTRAP's token
+# labels ("NO WAY −4") use it, so a score beside them must too, or one line mixes two signs.
+MINUS = "\u2212"
+
+
+def signed(number: int) -> str:
+    """ "+3", "+0", "−4": a change with its sign, the minus typographic (see MINUS)."""
+    return f"+{number}" if number >= 0 else f"{MINUS}{-number}"
+
+
 def join(items: Sequence[str], *, style: str = "standard") -> str:
     """ "a, b, and c" in the language's own words (CLDR list patterns)."""
     return format_list(list(items), style=style, locale=_locale(language()))  # type: ignore[arg-type]

@@ -175,7 +175,7 @@ def test_the_result_and_the_last_lines_say_who_won() -> None:
     while not replayed.is_over():
         events = replayed.apply(None, replayed.quiet_actions()[0].action)
     result = state.result()
-    assert result is not None and result.how == "gifted" and not result.summary
+    assert result is not None and result.how == "gifted" and "summary" not in result.to_json()
     winners = len(result.winners)
     rounds = state.round
     if winners == 1:
@@ -240,7 +240,7 @@ def test_rows_stored_before_the_engine_spoke_in_data_read_the_same() -> None:
     table = make_table(state)
     fresh = [Event(e.kind, seat=e.seat, data=e.data) for e in state.opening_events]
     stored = [Event.from_json(e) for e in old["opening_events"]]
-    assert all(e.text for e in stored)
+    assert all(e["text"] for e in old["opening_events"])  # the old format kept a sentence
     lines = [UI.event_line(table, e) for e in stored]
     assert lines == [UI.event_line(table, e) for e in fresh]
     assert lines == [

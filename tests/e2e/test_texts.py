@@ -26,7 +26,6 @@ from rules.gifttrap import GiftTrap
 from rules.selfplay import play_game
 from rules.spytrap import SpyTrap
 from rules.trap import Trap
-from rules.words import article, plural
 from rules.zaptrap import ZapOrTrap
 from rules.zipzap import ZipZap
 
@@ -42,13 +41,6 @@ ONE_PLURAL = re.compile(rf"(?<![\w.,+−-])1 {ADJECTIVE}(?:{NOUNS})s\b")
 MANY_SINGULAR = re.compile(rf"(?<![\w.,+−-])(?:0|[2-9]|\d\d+) {ADJECTIVE}(?:{NOUNS})\b(?!s)")
 A_BEFORE_VOWEL = re.compile(r"\b[Aa] (?=[AEIOUaeiou])")
 AN_BEFORE_CONSONANT = re.compile(r"\b[Aa]n (?=[B-DF-HJ-NP-TV-Zb-df-hj-np-tv-z])")
-
-
-def test_the_helpers() -> None:
-    assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
-    assert plural(1, "spy") == "1 spy" and plural(3, "spy") == "3 spies"
-    words = ("Italian", "French", "Evil", "American", "Trap")
-    assert [article(w) for w in words] == ["an", "a", "an", "an", "a"]
 
 
 def test_the_checks_catch_the_slips_people_saw() -> None:
