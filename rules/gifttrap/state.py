@@ -6,7 +6,7 @@ then the table reveals every received gift, one at a time, moving the GIVE and G
 
 Seats are 0-based everywhere (actions, views, event data). Events, refusals and the result are
 data only (a kind or code and its details, never a sentence or a name): the cog words them
-(cogs/gifttrap.py) in the reader's language.
+(cogs/words/gifttrap.py) in the reader's language.
 The actions are listed in actions.py; what each seat may do now, and why anything else is refused,
 is in checks.py (GiftTrapState builds on it); what each seat may see is typed in views.py.
 
