@@ -1,5 +1,5 @@
 """What a seat may do now in GiftTRAP: the legal actions, and for anything else the refusal's code
-and details (the cog words them: cogs/gifttrap.py). Nothing here changes the table: GiftTrapState
+and details (the cog words them: cogs/words/gifttrap.py). Nothing here changes the table: GiftTrapState
 (state.py) builds on these checks and applies what they allow.
 """
 

@@ -6,7 +6,7 @@ then the table reveals every received gift, one at a time, moving the GIVE and G
 
 Seats are 0-based everywhere (actions, views, event data). Events, refusals and the result are
 data only (a kind or code and its details, never a sentence or a name): the cog words them
-(cogs/gifttrap.py) in the reader's language.
+(cogs/words/gifttrap.py) in the reader's language.
 The actions are listed in actions.py; what each seat may do now, and why anything else is refused,
 is in checks.py (GiftTrapState builds on it); what each seat may see is typed in views.py.
 
@@ -301,7 +301,9 @@ class GiftTrapState(Checks, State[GiftTrapView]):
             "why": why,
         }
         self.revealed.append(record)
-        events.append(Event("gift", seat=receiver, data=_copy_json(record)))
+        # The event names the gift by its id: its name and emoji are worded when shown.
+        data = {k: v for k, v in _copy_json(record).items() if k not in ("name", "emoji")}
+        events.append(Event("gift", seat=receiver, data=data))
         if len(self.revealed) == len(self.reveal_order):
             self._end_round(events)
 

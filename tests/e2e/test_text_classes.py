@@ -464,13 +464,15 @@ def _broken(monkeypatch: pytest.MonkeyPatch, kind: str) -> tuple[str, int, dict[
     # The modules the renderers run in now: discord.py's load_extension (in the e2e tests that ran
     # before) puts fresh module objects in sys.modules, which ``import cogs.x`` would not see.
     gifttrap, spytrap, zipzap = (import_module(f"cogs.{key}") for key in ("gifttrap", "spytrap", "zipzap"))
+    gifttrap_words = import_module("cogs.words.gifttrap")  # GiftTRAP's events, refusals and result
 
     if kind == "count":  # Zip Zap's counts always in the plural form, whatever the number
         plural = lambda singular, many, n, /, **params: many.format(n=n, **params)  # noqa: E731
         monkeypatch.setattr(zipzap.T, "ngettext", plural)
         return "zipzap", 3, {"rounds": 2}, 3
     if kind == "hyphen for minus":  # GiftTRAP's old f"{n:+d}"
-        monkeypatch.setattr(gifttrap, "signed", lambda n: f"{n:+d}")
+        for module in (gifttrap, gifttrap_words):  # the round's embed, and the unwrapped gifts' lines
+            monkeypatch.setattr(module, "signed", lambda n: f"{n:+d}")
         return "gifttrap", 4, {"track_length": 8}, 7
     if kind == "double space":  # the old "alice  🛡️" join, on the pile line
         real = spytrap.SpyTrapUI._status
