@@ -3,7 +3,7 @@
 Only drawing and commands live here; every rule is in rules/trap/ and every table mechanic in
 cogs/table/. Everything in Trap is public, so the table draws the spectator view (with a PNG of the
 board from cogs/drawings/trap_board.py, its move record from cogs/drawings/trap_record.py) and a
-panel draws its seat's view plus the legal actions.
+panel draws its seat's view plus the legal actions (their buttons from cogs/drawings/trap_panel.py).
 The words of what happened (events, refusals, how the game ended) are in cogs/words/trap.py.
 
 Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
@@ -27,12 +27,18 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings.trap_board import render_board
+from cogs.drawings.trap_panel import (
+    PAWN_EMOJI,
+    arrow_controls,
+    drop_controls,
+    move_controls,
+    refresh_button,
+)
 from cogs.drawings.trap_record import (
     MOVE_TEXT,
     Record,
     colour,
     panel_legend,
-    row_of,
     text_board,
     tidy_move,
     turn_of,
@@ -40,7 +46,7 @@ from cogs.drawings.trap_record import (
 )
 from cogs.drawings.trap_words import board_alt, board_words
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, TableButton
+from cogs.table.buttons import TableButton
 from cogs.table.common import reply
 from cogs.table.drawing import Announcement
 from cogs.table.layout import Download
@@ -58,8 +64,6 @@ log = logging.getLogger(__name__)
 
 GAME = Trap()
 BOARD_FILE = "board.png"
-PAWN_EMOJI = ("🔴", "🔵")
-KING_EMOJI = "👑"
 SPEED_HELP = {
     "off": N_("no move clock (the referee still moves for you after 15 minutes)"),
     "relaxed": N_("90 s per move, then the referee moves for you"),
@@ -389,15 +393,15 @@ class TrapUI:
             lines.append(f"⚠️ {note}")
         items: list[discord.ui.Item[Any]]
         if not legal:
-            items = [self._refresh(table)]
+            items = [refresh_button(table)]
         elif phase == "piece_drop":
-            step, items = self._drop_controls(table, view, legal, nav)
+            step, items = drop_controls(table, view, legal, nav)
             lines.append(step)
         elif phase == "arrow_drop":
-            step, items = self._arrow_controls(table, view, legal, nav)
+            step, items = arrow_controls(table, view, legal, nav)
             lines.append(step)
         else:
-            step, items = self._move_controls(table, seat, view, nav)
+            step, items = move_controls(table, seat, view, nav)
             lines.append(step)
         lines.append(f"```\n{text_board(view)}\n```")
         lines.append(panel_legend(view["variant"]))
@@ -421,203 +425,7 @@ class TrapUI:
             description=T.gettext("A move is being made right now; the board follows in a moment."),
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
-        return embed, [self._refresh(table)]
-
-    def _refresh(self, table: Table, back: str | None = None, row: int | None = None) -> ActionButton:
-        """Refresh, or with a label ``back`` the way back a step ("Other row"): "refresh" redraws the
-        panel with no nav state, which is also the way back."""
-        return ActionButton(
-            table.id,
-            table.version,
-            "refresh",
-            label=T.pgettext("button", "Refresh") if back is None else back,
-            emoji="🔄" if back is None else "↩️",
-            row=row,
-        )
-
-    def _point_button(
-        self, table: Table, view: TrapView, point: str, action: str, enabled: bool, row: int
-    ) -> ActionButton:
-        """A point of the board as a button; an occupied point shows whose pawn is there."""
-        pawn = next((p for p in view["pawns"] if p["point"] == point), None)
-        emoji = None if pawn is None else (KING_EMOJI if pawn["king"] else PAWN_EMOJI[pawn["owner"]])
-        return ActionButton(
-            table.id,
-            table.version,
-            action,
-            label=point,
-            emoji=emoji,
-            style=discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary,
-            disabled=not enabled,
-            row=row,
-        )
-
-    def _grid(
-        self,
-        table: Table,
-        view: TrapView,
-        points: list[str],
-        action_of: Callable[[str], str],
-        allowed: set[str],
-    ) -> list[discord.ui.Item[Any]]:
-        """Points laid out as on the board (top row first), five to a Discord row."""
-        ordered = sorted(points, key=lambda p: (-row_of(p), p[0]))
-        return [
-            self._point_button(table, view, point, action_of(point), point in allowed, i // 5)
-            for i, point in enumerate(ordered)
-        ]
-
-    def _row_picker(self, table: Table, size: int, rows_allowed: set[int]) -> list[discord.ui.Item[Any]]:
-        items: list[discord.ui.Item[Any]] = []
-        for i, r in enumerate(range(size, 0, -1)):
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"nav-r{r}",
-                    label=T.pgettext("button", "Row {row}", row=r),
-                    style=discord.ButtonStyle.primary if r in rows_allowed else discord.ButtonStyle.secondary,
-                    disabled=r not in rows_allowed,
-                    row=i // 5,
-                )
-            )
-        items.append(self._refresh(table, row=2))
-        return items
-
-    def _chosen_row(self, nav: str | None, size: int) -> int | None:
-        if nav and nav.startswith("r") and nav[1:].isdigit() and 1 <= int(nav[1:]) <= size:
-            return int(nav[1:])
-        return None
-
-    def _drop_controls(
-        self, table: Table, view: TrapView, legal: list[str], nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        size = view["size"]
-        free = set(legal)
-        seat = view["seat"]
-        assert seat is not None  # a panel draws a seat's view
-        king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-        if size == 5:
-            # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
-            if king:
-                step = T.gettext("Pick the point for your **King**.")
-            else:
-                step = T.gettext("Pick the point for a pawn.")
-            return step, self._grid(table, view, view["points"], lambda p: p, free)
-        row = self._chosen_row(nav, size)
-        rows_free = {row_of(p) for p in free}
-        if row is None or row not in rows_free:
-            if king:
-                step = T.gettext("Pick the row for your **King**, then the point.")
-            else:
-                step = T.gettext("Pick the row for a pawn, then the point.")
-            return step, self._row_picker(table, size, rows_free)
-        points = [p for p in view["points"] if row_of(p) == row]
-        items = self._grid(table, view, points, lambda p: p, free)
-        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
-        if king:
-            return T.gettext("Row {row}: pick the point for your **King**.", row=row), items
-        return T.gettext("Row {row}: pick the point for a pawn.", row=row), items
-
-    def _arrow_controls(
-        self, table: Table, view: TrapView, legal: list[str], nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        size = view["size"]
-        touching: dict[str, list[str]] = {}
-        for arrow in legal:
-            tail, head = arrow.split(">")
-            touching.setdefault(tail, []).append(arrow)
-            touching.setdefault(head, []).append(arrow)
-        point = nav[1:] if nav and nav.startswith("p") and nav[1:] in touching else None
-        if point is not None:
-            items: list[discord.ui.Item[Any]] = []
-            arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
-            for i, arrow in enumerate(arrows):
-                tail, head = arrow.split(">")
-                items.append(
-                    ActionButton(
-                        table.id,
-                        table.version,
-                        arrow,
-                        label=f"{tail} → {head}",
-                        style=discord.ButtonStyle.success,
-                        row=i // 4,
-                    )
-                )
-            back = f"nav-r{row_of(point)}" if size == 6 else "refresh"
-            other = T.pgettext("button", "Other point")
-            items.append(ActionButton(table.id, table.version, back, label=other, emoji="↩️", row=2))
-            return (
-                T.gettext(
-                    "Arrows touching {point} on lines still empty: pick one (it points to the second point).",
-                    point=point,
-                ),
-                items,
-            )
-        if size == 5:
-            return (
-                T.gettext("Pick a point next to an empty line, then the arrow."),
-                self._grid(table, view, view["points"], lambda p: f"nav-p{p}", set(touching)),
-            )
-        row = self._chosen_row(nav, size)
-        rows_open = {row_of(p) for p in touching}
-        if row is None or row not in rows_open:
-            step = T.gettext("Pick a row, then a point next to an empty line, then the arrow.")
-            return step, self._row_picker(table, size, rows_open)
-        points = [p for p in view["points"] if row_of(p) == row]
-        items = self._grid(table, view, points, lambda p: f"nav-p{p}", set(touching))
-        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
-        return T.gettext("Row {row}: pick a point next to an empty line.", row=row), items
-
-    def _move_controls(
-        self, table: Table, seat: int, view: TrapView, nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        moves: dict[str, list[str]] = view["moves"]
-        kings = {p["point"] for p in view["pawns"] if p["king"]}
-        chosen = nav[1:] if nav and nav.startswith("p") and nav[1:] in moves else None
-        items: list[discord.ui.Item[Any]] = []
-        for i, point in enumerate(sorted(moves, key=lambda p: (-row_of(p), p[0]))[:15]):
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"nav-p{point}",
-                    label=point,
-                    emoji=KING_EMOJI if point in kings else PAWN_EMOJI[seat],
-                    style=discord.ButtonStyle.primary if point == chosen else discord.ButtonStyle.secondary,
-                    row=i // 5,
-                )
-            )
-        if chosen is None:
-            items.append(self._refresh(table, row=4))
-            return T.gettext("Pick the pawn to move (only pawns with a move are shown)."), items
-        occupant = {p["point"]: p for p in view["pawns"]}
-        for target in moves[chosen][:5]:
-            label = f"{chosen} → {target}"
-            other = occupant.get(target)
-            if other is not None and other["owner"] == seat:
-                label = T.gettext(
-                    "{move} (swap with your {piece})", move=label, piece=words.piece_name(other["king"])
-                )
-            elif other is not None:
-                label = T.gettext(
-                    "{move} (swap with {colour} {piece})",
-                    move=label,
-                    colour=colour(other["owner"]),
-                    piece=words.piece_name(other["king"]),
-                )
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"{chosen}>{target}",
-                    label=label[:80],
-                    style=discord.ButtonStyle.success,
-                    row=3,
-                )
-            )
-        items.append(self._refresh(table, T.pgettext("button", "Other pawn"), row=4))
-        return T.gettext("Move the pawn on **{point}** to:", point=chosen), items
+        return embed, [refresh_button(table)]
 
 
 # --- the cog -----------------------------------------------------------------------------------
