@@ -3,7 +3,8 @@
 Only drawing and commands live here; every rule is in rules/trap/ and every table mechanic in
 cogs/table/. Everything in Trap is public, so the table draws the spectator view (with a PNG of the
 board from cogs/drawings/trap_board.py, its move record from cogs/drawings/trap_record.py) and a
-panel draws its seat's view plus the legal actions.
+panel draws its seat's view plus the legal actions (their buttons from cogs/drawings/trap_panel.py).
+The words of what happened (events, refusals, how the game ended) are in cogs/words/trap.py.
 
 Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
 - Piece Drop: a 5 × 5 grid of points (6 × 6: pick a row, then the point).
@@ -26,29 +27,36 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings.trap_board import render_board
+from cogs.drawings.trap_panel import (
+    PAWN_EMOJI,
+    arrow_controls,
+    drop_controls,
+    move_controls,
+    refresh_button,
+)
 from cogs.drawings.trap_record import (
     MOVE_TEXT,
     Record,
     colour,
     panel_legend,
-    row_of,
     text_board,
     tidy_move,
     turn_of,
     who,
 )
-from cogs.drawings.trap_words import board_alt, board_words, outcome
+from cogs.drawings.trap_words import board_alt, board_words
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, TableButton
-from cogs.table.common import as_text, reply
+from cogs.table.buttons import TableButton
+from cogs.table.common import reply
 from cogs.table.drawing import Announcement
 from cogs.table.layout import Download
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts
+from cogs.words import trap as words
 from rules.base import Event, IllegalAction
-from rules.trap import AUTO, COLUMNS, LABELS, Trap, TrapState, TrapView, looks_like_action
+from rules.trap import COLUMNS, LABELS, Trap, TrapState, TrapView
 
 T = Texts(__name__)
 
@@ -56,8 +64,6 @@ log = logging.getLogger(__name__)
 
 GAME = Trap()
 BOARD_FILE = "board.png"
-PAWN_EMOJI = ("🔴", "🔵")
-KING_EMOJI = "👑"
 SPEED_HELP = {
     "off": N_("no move clock (the referee still moves for you after 15 minutes)"),
     "relaxed": N_("90 s per move, then the referee moves for you"),
@@ -68,15 +74,6 @@ PHASE_TASK = {
     "piece_drop": N_("drop a pawn on an empty point"),
     "arrow_drop": N_("drop an arrow on an empty line"),
     "main": N_("move a pawn along an arrow"),
-}
-# How a game ended (rules.trap views' Reason), as in "Ended by threefold repetition."
-REASONS = {
-    "eliminated": N_("capturing the last piece"),
-    "no_moves": N_("leaving a player without a move"),
-    "king": N_("capturing a King"),
-    "both_kings": N_("capturing both Kings at once"),
-    "repetition": N_("threefold repetition"),
-    "quiet_plies": N_("100 moves without a capture"),
 }
 MOVES_FILE = "trap-moves.txt"
 # What the board picture's marks mean, by the kind of the last action (cogs/drawings/trap_board.py draws
@@ -104,16 +101,6 @@ def _state(table: Table) -> TrapState:
 def _task(phase: str) -> str:
     """What the player to move does in ``phase``: "drop a pawn on an empty point"."""
     return T.gettext(PHASE_TASK[phase]) if phase in PHASE_TASK else T.pgettext("task", "play")
-
-
-def _piece(king: bool) -> str:
-    # Translators: Trap's pieces: a pawn, or (King variant) the King.
-    return T.pgettext("piece", "King") if king else T.pgettext("piece", "pawn")
-
-
-def _ending(table: Table, winners: list[int], reason: str) -> str:
-    """How the game ended, the winner by name: "**alice** (red, A) wins: blue cannot move."."""
-    return outcome(winners, reason, who(table, winners[0]))
 
 
 def _board_key(view: TrapView) -> str:
@@ -190,8 +177,7 @@ class TrapUI:
         if view["phase"] != "over" or record is None or view["result"] is None:
             return []
         # The final table message keeps the whole game; the results show only its end.
-        ending = as_text(_ending(table, view["result"]["winners"], view["result"]["reason"]))
-        text = T.gettext("Trap, table {table}: {ending}", table=table.id, ending=ending) + "\n"
+        text = words.record_heading(table, view["result"]["winners"], view["result"]["reason"]) + "\n"
         return [Download(MOVES_FILE, (text + record.text(markdown=False) + "\n").encode())]
 
     def table_embed(self, table: Table) -> discord.Embed:
@@ -224,7 +210,7 @@ class TrapUI:
         ]
         if over:
             assert view["result"] is not None  # a game over has its result
-            lines.append("🏁 " + _ending(table, view["result"]["winners"], view["result"]["reason"]))
+            lines.append("🏁 " + words.ending(table, view["result"]["winners"], view["result"]["reason"]))
         else:
             seat = view["to_move"]
             assert seat is not None  # someone is to move until the game is over
@@ -293,183 +279,16 @@ class TrapUI:
         return T.gettext("Trap — the moves so far") + "\n" + record.text()
 
     # --- events, pings and the end -------------------------------------------------------------
+    # The words of what happened are Trap's (cogs/words/trap.py); the UI only hands them on.
 
     def event_line(self, table: Table, event: Event) -> str:
-        """An engine event in words, with the players' names as they are now (rules/trap's
-        docstring lists the kinds and their data)."""
-        data, kind = event.data, event.kind
-        if kind == "move":
-            return self._move_line(table, event)
-        if kind == "capture":
-            owner, by = data["owner"], data["by"]
-            piece, point = _piece(data["king"]), data["point"]
-            if by == owner:
-                return T.gettext(
-                    "💥 {owner}'s {colour} {piece} on {point} is trapped and captured by their own move.",
-                    owner=table.name(owner),
-                    colour=colour(owner),
-                    piece=piece,
-                    point=point,
-                )
-            return T.gettext(
-                "💥 {owner}'s {colour} {piece} on {point} is trapped and captured by {mover}'s move.",
-                owner=table.name(owner),
-                colour=colour(owner),
-                piece=piece,
-                point=point,
-                mover=table.name(by),
-            )
-        if kind == "timeout":
-            return T.gettext(
-                "⏰ Time ran out for **{name}**: the referee plays for them.", name=table.name(data["seat"])
-            )
-        if kind == "game_over":
-            return "🏁 " + T.gettext(
-                "The game is over. {ending}", ending=_ending(table, data["winners"], data["reason"])
-            )
-        if kind == "phase":
-            return self._phase_line(table, data)
-        if kind == "drop":
-            if data.get("king"):
-                return T.gettext(
-                    "**{name}** dropped their King on {point}.",
-                    name=table.name(event.seat),
-                    point=data["point"],
-                )
-            return T.gettext(
-                "**{name}** dropped a pawn on {point}.", name=table.name(event.seat), point=data["point"]
-            )
-        if kind == "arrow":
-            return T.gettext(
-                "**{name}** dropped an arrow on {tail}–{head} pointing to {head}.",
-                name=table.name(event.seat),
-                tail=data["from"],
-                head=data["to"],
-            )
-        if kind == "arrows_placed":
-            return T.gettext("Quick setup: every line gets an arrow pointing a random way.")
-        return kind  # an event kind this cog does not know (a newer engine's): shown as its id
-
-    def _phase_line(self, table: Table, data: dict[str, Any]) -> str:
-        phase = data.get("phase")
-        if phase == "setup":
-            return T.gettext("The game starts from a set position.")
-        player = who(table, data["to_move"])
-        if phase == "piece_drop":
-            # Translators: "Piece Drop" is the name of Trap's first phase, as in the rules.
-            return T.gettext("Piece Drop begins: {player} drops first.", player=player)
-        if phase == "arrow_drop":
-            # Translators: "Arrow Drop" is the name of Trap's second phase, as in the rules.
-            return T.gettext("Arrow Drop begins: {player} drops the first arrow.", player=player)
-        stuck = data.get("stuck") or []
-        if stuck:
-            return T.gettext(
-                "Main play begins: {player} moves first. Pawns with every arrow pointing in are safe "
-                "until an arrow next to them flips: {points}.",
-                player=player,
-                points=", ".join(stuck),
-            )
-        return T.gettext("Main play begins: {player} moves first.", player=player)
-
-    def _move_line(self, table: Table, event: Event) -> str:
-        data = event.data
-        params: dict[str, Any] = {"name": table.name(event.seat), "move": f"{data['from']}>{data['to']}"}
-        swap, flips = data.get("swap"), data.get("flips")
-        if flips:
-            params["flips"] = ", ".join(flips)
-        if swap is not None:
-            params["piece"] = _piece(bool(data.get("swap_king")))
-        if swap is None:
-            if flips:
-                return T.gettext("**{name}** moved {move}; arrows flipped: {flips}.", **params)
-            return T.gettext("**{name}** moved {move}.", **params)
-        if swap == event.seat:
-            if flips:
-                return T.gettext(
-                    "**{name}** moved {move}, swapping with their own {piece}; arrows flipped: {flips}.",
-                    **params,
-                )
-            return T.gettext("**{name}** moved {move}, swapping with their own {piece}.", **params)
-        params["colour"] = colour(swap)
-        if flips:
-            return T.gettext(
-                "**{name}** moved {move}, swapping with a {colour} {piece}; arrows flipped: {flips}.",
-                **params,
-            )
-        return T.gettext("**{name}** moved {move}, swapping with a {colour} {piece}.", **params)
+        return words.event_line(table, event)
 
     def refusal(self, table: Table, error: IllegalAction) -> str:
-        """An action the rules refused (rules/trap's docstring lists the codes), in words."""
-        code, params = error.code, error.params
-        if code == "game_over":
-            return T.gettext("The game is over.")
-        if code == "referee_only":
-            return T.gettext("Only the referee moves for a player whose time has run out.")
-        if code == "player_only":
-            return T.gettext("Only a player can drop or move a piece.")
-        if code == "no_such_seat":
-            return T.gettext("That seat is not at this table.")
-        if code == "not_an_action":
-            return T.gettext(
-                "'{action}' is not a Trap action: name a point such as 'c3', "
-                "or an arrow or move such as 'c3>c4'.",
-                action=params["action"],
-            )
-        if code == "not_your_turn":
-            return T.gettext("It is not your turn: wait for the other player.")
-        if code == "pawns_first":
-            return T.gettext("Pawns come first: drop a pawn on an empty point, such as 'c3'.")
-        if code == "point_taken":
-            return T.gettext("{point} is taken: drop your pawn on an empty point.", point=params["point"])
-        if code == "arrows_now":
-            return T.gettext(
-                "All pawns are down: now drop an arrow along a line, such as 'c3>c4' (pointing to c4)."
-            )
-        if code == "line_has_arrow":
-            return T.gettext(
-                "The line {line} already has its arrow.", line=str(params["line"]).replace("-", "–")
-            )
-        if code == "moves_now":
-            return T.gettext("Main play has begun: move a pawn along an arrow, such as 'c3>c4'.")
-        if code == "no_pawn":
-            return T.gettext("You have no pawn on {point}.", point=params["point"])
-        if code == "against_arrow":
-            return T.gettext(
-                "The arrow between {tail} and {head} points to {tail}: you can never move against an arrow.",
-                tail=params["from"],
-                head=params["to"],
-            )
-        if code == "no_such_point":
-            size = params["size"]
-            last = f"{COLUMNS[size - 1]}{size}"
-            return T.gettext(
-                "There is no point {point} on this {size} × {size} board: points run from a1 to {last}.",
-                point=params["point"],
-                size=size,
-                last=last,
-            )
-        if code == "not_neighbours":
-            return T.gettext(
-                "{tail} and {head} are not neighbours: an arrow lies along one line between two neighbouring "
-                "points, and a pawn moves one line at a time.",
-                tail=params["from"],
-                head=params["to"],
-            )
-        log.warning("Trap refusal without words: %s %s", code, params)
-        return T.gettext("That is not allowed now.")
+        return words.refusal(table, error)
 
     def describe(self, table: Table, action: str) -> str:
-        """An action in words, as a player would say it ("drop a pawn on c3")."""
-        if action == AUTO:
-            return T.gettext("let the referee act for the player out of time")
-        if not looks_like_action(action):
-            return action
-        if ">" not in action:
-            return T.gettext("drop a pawn on {point}", point=action)
-        left, _, right = action.partition(">")
-        if _state(table).phase == "arrow_drop":
-            return T.gettext("drop an arrow on {tail}–{head} pointing to {head}", tail=left, head=right)
-        return T.gettext("move {tail} to {head}", tail=left, head=right)
+        return words.describe(_state(table).phase, action)
 
     def announcements(self, table: Table, events: list[Event]) -> list[Announcement]:
         """Ping the person to move when the turn passes to them (a computer needs no ping, and
@@ -505,26 +324,12 @@ class TrapUI:
         result = view["result"]
         assert result is not None  # the final embed is drawn for a game over
         winners = result["winners"]
-        if len(winners) == 1:
-            title = T.gettext("Trap — {name} wins", name=table.name(winners[0]))
-        else:
-            title = T.gettext("Trap — a draw")
-        embed = discord.Embed(title=title[:256], colour=discord.Colour.gold())
-        lines = ["🏁 " + _ending(table, result["winners"], result["reason"])]
+        embed = discord.Embed(title=words.result_title(table, winners)[:256], colour=discord.Colour.gold())
+        lines = ["🏁 " + words.ending(table, result["winners"], result["reason"])]
         for seat in (0, 1):
             medal = "🏆 " if seat in winners and len(winners) == 1 else ""
-            left = view["piece_counts"][seat]
-            lines.append(
-                T.ngettext(
-                    "{medal}{pawn} {player} — {n} piece left, {lost} lost",
-                    "{medal}{pawn} {player} — {n} pieces left, {lost} lost",
-                    left,
-                    medal=medal,
-                    pawn=PAWN_EMOJI[seat],
-                    player=who(table, seat),
-                    lost=len(view["captured"][seat]),
-                )
-            )
+            left, lost = view["piece_counts"][seat], len(view["captured"][seat])
+            lines.append(words.standing(table, seat, left, lost, medal, PAWN_EMOJI[seat]))
         # The record stays until the table is no longer live (see on_change): the table's last
         # redraw, which may come after this post, attaches it as a file.
         record = self.records.get(table.id)
@@ -539,11 +344,7 @@ class TrapUI:
                 T.gettext("📜 The whole move list: `{file}` on the table message above.", file=MOVES_FILE)
             )
         embed.description = "\n".join(lines)[:4096]
-        how = result["reason"]
-        reason = T.gettext(REASONS[how]) if how in REASONS else how
-        embed.set_footer(
-            text=T.gettext("Ended by {reason}. Results are on /leaderboard. Rematch below.", reason=reason)
-        )
+        embed.set_footer(text=words.ended_by(result["reason"]))
         return embed
 
     def committed(self, table_id: int, view: TrapView) -> None:
@@ -592,15 +393,15 @@ class TrapUI:
             lines.append(f"⚠️ {note}")
         items: list[discord.ui.Item[Any]]
         if not legal:
-            items = [self._refresh(table)]
+            items = [refresh_button(table)]
         elif phase == "piece_drop":
-            step, items = self._drop_controls(table, view, legal, nav)
+            step, items = drop_controls(table, view, legal, nav)
             lines.append(step)
         elif phase == "arrow_drop":
-            step, items = self._arrow_controls(table, view, legal, nav)
+            step, items = arrow_controls(table, view, legal, nav)
             lines.append(step)
         else:
-            step, items = self._move_controls(table, seat, view, nav)
+            step, items = move_controls(table, seat, view, nav)
             lines.append(step)
         lines.append(f"```\n{text_board(view)}\n```")
         lines.append(panel_legend(view["variant"]))
@@ -624,201 +425,7 @@ class TrapUI:
             description=T.gettext("A move is being made right now; the board follows in a moment."),
             colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
         )
-        return embed, [self._refresh(table)]
-
-    def _refresh(self, table: Table, back: str | None = None, row: int | None = None) -> ActionButton:
-        """Refresh, or with a label ``back`` the way back a step ("Other row"): "refresh" redraws the
-        panel with no nav state, which is also the way back."""
-        return ActionButton(
-            table.id,
-            table.version,
-            "refresh",
-            label=T.pgettext("button", "Refresh") if back is None else back,
-            emoji="🔄" if back is None else "↩️",
-            row=row,
-        )
-
-    def _point_button(
-        self, table: Table, view: TrapView, point: str, action: str, enabled: bool, row: int
-    ) -> ActionButton:
-        """A point of the board as a button; an occupied point shows whose pawn is there."""
-        pawn = next((p for p in view["pawns"] if p["point"] == point), None)
-        emoji = None if pawn is None else (KING_EMOJI if pawn["king"] else PAWN_EMOJI[pawn["owner"]])
-        return ActionButton(
-            table.id,
-            table.version,
-            action,
-            label=point,
-            emoji=emoji,
-            style=discord.ButtonStyle.success if enabled else discord.ButtonStyle.secondary,
-            disabled=not enabled,
-            row=row,
-        )
-
-    def _grid(
-        self,
-        table: Table,
-        view: TrapView,
-        points: list[str],
-        action_of: Callable[[str], str],
-        allowed: set[str],
-    ) -> list[discord.ui.Item[Any]]:
-        """Points laid out as on the board (top row first), five to a Discord row."""
-        ordered = sorted(points, key=lambda p: (-row_of(p), p[0]))
-        return [
-            self._point_button(table, view, point, action_of(point), point in allowed, i // 5)
-            for i, point in enumerate(ordered)
-        ]
-
-    def _row_picker(self, table: Table, size: int, rows_allowed: set[int]) -> list[discord.ui.Item[Any]]:
-        items: list[discord.ui.Item[Any]] = []
-        for i, r in enumerate(range(size, 0, -1)):
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"nav-r{r}",
-                    label=T.pgettext("button", "Row {row}", row=r),
-                    style=discord.ButtonStyle.primary if r in rows_allowed else discord.ButtonStyle.secondary,
-                    disabled=r not in rows_allowed,
-                    row=i // 5,
-                )
-            )
-        items.append(self._refresh(table, row=2))
-        return items
-
-    def _chosen_row(self, nav: str | None, size: int) -> int | None:
-        if nav and nav.startswith("r") and nav[1:].isdigit() and 1 <= int(nav[1:]) <= size:
-            return int(nav[1:])
-        return None
-
-    def _drop_controls(
-        self, table: Table, view: TrapView, legal: list[str], nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        size = view["size"]
-        free = set(legal)
-        seat = view["seat"]
-        assert seat is not None  # a panel draws a seat's view
-        king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-        if size == 5:
-            # 25 points fill the panel exactly: no room for Refresh, and none is needed (it follows live).
-            if king:
-                step = T.gettext("Pick the point for your **King**.")
-            else:
-                step = T.gettext("Pick the point for a pawn.")
-            return step, self._grid(table, view, view["points"], lambda p: p, free)
-        row = self._chosen_row(nav, size)
-        rows_free = {row_of(p) for p in free}
-        if row is None or row not in rows_free:
-            if king:
-                step = T.gettext("Pick the row for your **King**, then the point.")
-            else:
-                step = T.gettext("Pick the row for a pawn, then the point.")
-            return step, self._row_picker(table, size, rows_free)
-        points = [p for p in view["points"] if row_of(p) == row]
-        items = self._grid(table, view, points, lambda p: p, free)
-        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
-        if king:
-            return T.gettext("Row {row}: pick the point for your **King**.", row=row), items
-        return T.gettext("Row {row}: pick the point for a pawn.", row=row), items
-
-    def _arrow_controls(
-        self, table: Table, view: TrapView, legal: list[str], nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        size = view["size"]
-        touching: dict[str, list[str]] = {}
-        for arrow in legal:
-            tail, head = arrow.split(">")
-            touching.setdefault(tail, []).append(arrow)
-            touching.setdefault(head, []).append(arrow)
-        point = nav[1:] if nav and nav.startswith("p") and nav[1:] in touching else None
-        if point is not None:
-            items: list[discord.ui.Item[Any]] = []
-            arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
-            for i, arrow in enumerate(arrows):
-                tail, head = arrow.split(">")
-                items.append(
-                    ActionButton(
-                        table.id,
-                        table.version,
-                        arrow,
-                        label=f"{tail} → {head}",
-                        style=discord.ButtonStyle.success,
-                        row=i // 4,
-                    )
-                )
-            back = f"nav-r{row_of(point)}" if size == 6 else "refresh"
-            other = T.pgettext("button", "Other point")
-            items.append(ActionButton(table.id, table.version, back, label=other, emoji="↩️", row=2))
-            return (
-                T.gettext(
-                    "Arrows touching {point} on lines still empty: pick one (it points to the second point).",
-                    point=point,
-                ),
-                items,
-            )
-        if size == 5:
-            return (
-                T.gettext("Pick a point next to an empty line, then the arrow."),
-                self._grid(table, view, view["points"], lambda p: f"nav-p{p}", set(touching)),
-            )
-        row = self._chosen_row(nav, size)
-        rows_open = {row_of(p) for p in touching}
-        if row is None or row not in rows_open:
-            step = T.gettext("Pick a row, then a point next to an empty line, then the arrow.")
-            return step, self._row_picker(table, size, rows_open)
-        points = [p for p in view["points"] if row_of(p) == row]
-        items = self._grid(table, view, points, lambda p: f"nav-p{p}", set(touching))
-        items.append(self._refresh(table, T.pgettext("button", "Other row"), row=2))
-        return T.gettext("Row {row}: pick a point next to an empty line.", row=row), items
-
-    def _move_controls(
-        self, table: Table, seat: int, view: TrapView, nav: str | None
-    ) -> tuple[str, list[discord.ui.Item[Any]]]:
-        moves: dict[str, list[str]] = view["moves"]
-        kings = {p["point"] for p in view["pawns"] if p["king"]}
-        chosen = nav[1:] if nav and nav.startswith("p") and nav[1:] in moves else None
-        items: list[discord.ui.Item[Any]] = []
-        for i, point in enumerate(sorted(moves, key=lambda p: (-row_of(p), p[0]))[:15]):
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"nav-p{point}",
-                    label=point,
-                    emoji=KING_EMOJI if point in kings else PAWN_EMOJI[seat],
-                    style=discord.ButtonStyle.primary if point == chosen else discord.ButtonStyle.secondary,
-                    row=i // 5,
-                )
-            )
-        if chosen is None:
-            items.append(self._refresh(table, row=4))
-            return T.gettext("Pick the pawn to move (only pawns with a move are shown)."), items
-        occupant = {p["point"]: p for p in view["pawns"]}
-        for target in moves[chosen][:5]:
-            label = f"{chosen} → {target}"
-            other = occupant.get(target)
-            if other is not None and other["owner"] == seat:
-                label = T.gettext("{move} (swap with your {piece})", move=label, piece=_piece(other["king"]))
-            elif other is not None:
-                label = T.gettext(
-                    "{move} (swap with {colour} {piece})",
-                    move=label,
-                    colour=colour(other["owner"]),
-                    piece=_piece(other["king"]),
-                )
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    f"{chosen}>{target}",
-                    label=label[:80],
-                    style=discord.ButtonStyle.success,
-                    row=3,
-                )
-            )
-        items.append(self._refresh(table, T.pgettext("button", "Other pawn"), row=4))
-        return T.gettext("Move the pawn on **{point}** to:", point=chosen), items
+        return embed, [refresh_button(table)]
 
 
 # --- the cog -----------------------------------------------------------------------------------
