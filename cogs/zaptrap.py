@@ -26,7 +26,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zaptrap_cards
-from cogs.drawings.zaptrap_words import card_name, set_text, special_name
+from cogs.drawings.zaptrap_words import card_label, card_name, set_text, special_name
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.lifecycle import open_table_command
@@ -53,7 +53,6 @@ T = Texts(__name__)
 GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
 GESTURE_COOLDOWN = 3.0
-SPECIAL_EMOJI = {"XZZ": "⚡", "XBF": "🕊️", "XDM": "💣"}
 RECENT_GESTURES = 6
 SPEED_HELP = {
     "off": N_("no quick timers (signals close after 3 min, lull deal after 60 s)"),
@@ -92,13 +91,6 @@ def signal_text(gesture: str | None) -> str:
     if gesture is None:
         return T.gettext("not chosen yet")
     return f"{GESTURES[gesture]} {gesture_name(gesture)}"
-
-
-def card_label(code: str, view: ZapTrapView) -> str:
-    """A card's face on a button or in a list: its name, with an emoji for the special cards."""
-    name = card_name(code, view["preset"], int(view["species"]))
-    emoji = SPECIAL_EMOJI.get(code[:3])
-    return f"{emoji} {name}" if emoji else name
 
 
 TABLE_FILE = "zaptrap-table.png"
