@@ -4,7 +4,8 @@ Public (the table message, drawn from the spectator view): the four face-up card
 dealer, scores, who has chosen a signal (never which), recent gestures and the gesture palette any
 player may press. Private (the panel, drawn from the seat's own view and legal actions): the
 hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
-(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal.
+(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal;
+drawn by cogs/drawings/zaptrap_panel.py.
 
 Words (cogs/words/zaptrap.py): what happened, what the engine refused and how the game ended; the
 UI's ``event_line`` and ``refusal`` hand them there.
@@ -29,25 +30,18 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zaptrap_cards
+from cogs.drawings.zaptrap_panel import RECENT_GESTURES, ZapTrapPanel, state_of
 from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.buttons import TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, number
 from cogs.words import zaptrap as words
-from cogs.words.zaptrap import (
-    between_text,
-    gesture_name,
-    result_summary,
-    score_line,
-    side_name,
-    side_seats,
-    signal_text,
-)
+from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
 from rules.base import Event, IllegalAction
-from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView
+from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapView
 from rules.zaptrap.scoring import WRONG_TARGET_PENALTY
 from rules.zaptrap.views import SetView
 
@@ -55,7 +49,6 @@ T = Texts(__name__)
 GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
 GESTURE_COOLDOWN = 3.0
-RECENT_GESTURES = 6
 SPEED_HELP = {
     "off": N_("no quick timers (signals close after 3 min, lull deal after 60 s)"),
     "relaxed": N_("signals 45 s, lull deal after 10 s of quiet"),
@@ -103,12 +96,6 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
     )
 
 
-def _state(table: Table) -> ZapTrapState:
-    """The table's engine state, typed, so that its views are ``ZapTrapView``s."""
-    assert isinstance(table.state, ZapTrapState)
-    return table.state
-
-
 def _set_text(found: SetView | None, view: ZapTrapView) -> str:
     return set_text(found, view["preset"])
 
@@ -129,15 +116,11 @@ class ZapTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # A new round reshuffles: the same card codes come back, so old clicks must not carry over.
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         return (view["round"], view["phase"])
 
     def __init__(self) -> None:
-        # (table, seat) -> the card picked for a two-step swap. Live panel refreshes redraw
-        # without navigation state, and a busy table refreshes every second: remembering the
-        # pick here keeps it from vanishing between the two clicks. Memory only: after a
-        # restart a pick is simply made again.
-        self._picks: dict[tuple[int, int], str] = {}
+        self.panels = ZapTrapPanel()  # each seat's private panel, and its pick for a swap
 
     # --- lobby and options ----------------------------------------------------------------------
 
@@ -191,7 +174,7 @@ class ZapTrapUI:
     # --- the public table -----------------------------------------------------------------------
 
     def table_embed(self, table: Table) -> discord.Embed:
-        state = _state(table)
+        state = state_of(table)
         view = state.view(None)
         phase = view["phase"]
         if phase == "over":
@@ -261,7 +244,7 @@ class ZapTrapUI:
         return embed
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        phase = _state(table).view(None)["phase"]
+        phase = state_of(table).view(None)["phase"]
         if phase == "play":
             # The palette: anyone seated may gesture at any time; the referee never says which is real.
             return [
@@ -278,13 +261,13 @@ class ZapTrapUI:
 
     def table_sketches(self, table: Table) -> list[Sketch]:
         """The face-up cards, from the spectator view: nothing on the table is anyone's secret."""
-        sketch = table_sketch(_state(table).view(None))
+        sketch = table_sketch(state_of(table).view(None))
         return [sketch] if sketch is not None else []
 
     def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand (its own view, its own legal swaps) and, while cards are face up, the
         table beside it, so both halves of a swap are in one glance on the panel."""
-        state = _state(table)
+        state = state_of(table)
         view = state.view(seat)
         if view["phase"] == "over":
             return []
@@ -297,14 +280,14 @@ class ZapTrapUI:
     def waiting_on(self, table: Table) -> list[int] | None:
         """`/table status`: while signals are chosen, the sides that have not chosen yet;
         otherwise anyone may swap or call."""
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         if view["phase"] != "signals":
             return None
         sides = side_seats(view)
         return [s for u, done in enumerate(view["signals_ready"]) if not done for s in sides[u]]
 
     def waiting_text(self, table: Table) -> str | None:
-        if _state(table).view(None)["phase"] == "between":
+        if state_of(table).view(None)["phase"] == "between":
             return T.gettext(
                 "anyone may press **{button}**; otherwise it starts shortly",
                 button=T.pgettext("button", "Next round"),
@@ -314,313 +297,19 @@ class ZapTrapUI:
     def public_cooldown(self, action: str) -> float | None:
         return GESTURE_COOLDOWN if action.startswith("gesture-") else None
 
-    # --- the private panel ----------------------------------------------------------------------
+    # --- the private panel (cogs/drawings/zaptrap_panel.py) -----------------------------------
 
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        state = _state(table)
-        view = state.view(seat)
-        legal = set(state.legal_actions(seat))
-        phase = view["phase"]
-        nav = self._remembered(table, seat, view, nav)
-        if phase == "signals":
-            embed = discord.Embed(
-                title=T.gettext("Round {round} — choose your secret signal", round=view["round"]),
-                colour=discord.Colour.purple(),
-            )
-        else:
-            embed = discord.Embed(
-                title=T.gettext("Your hand — round {round}", round=view["round"]),
-                colour=discord.Colour.green(),
-            )
-        lines = self._signal_lines(table, view)
-        if phase == "play":
-            lines += self._play_lines(table, view, nav)
-        elif phase == "between":
-            lines.append(between_text(table, view))
-        elif phase == "over":
-            lines.append(T.gettext("The game is over."))
-        if note:
-            lines.append(f"\n⚠️ {note}")
-        embed.description = "\n".join(lines)[:4096]
-        score = view["scores"][view["unit"]]
-        embed.set_footer(
-            text=T.gettext(
-                "Your side's score: {score} of {target} · dealer {dealer}",
-                score=score,
-                target=view["target"],
-                dealer=table.plain_name(view["dealer"]),
-            )
-        )
-        items: list[discord.ui.Item[Any]] = []
-        v = table.version
-        if phase == "signals":
-            options = [
-                discord.SelectOption(
-                    label=gesture_name(gid), value=gid, emoji=emoji, default=gid == view["my_signal"]
-                )
-                for gid, emoji in GESTURES.items()
-                if f"signal-{gid}" in legal
-            ]
-            if options:
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "signal-",
-                        options,
-                        placeholder=T.gettext("Choose your secret signal"),
-                        row=0,
-                    )
-                )
-        elif phase == "play":
-            items += self._play_items(table, view, legal, nav)
-        items.append(
-            ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
-        )
-        return embed, items
-
-    def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
-        mine, watched = view["my_signal"], view["watch_signal"]
-        if view["team_game"]:
-            partner = table.name(view["partner"])
-            lines = [
-                T.gettext(
-                    "Your team's secret signal (you and **{partner}**): **{signal}**",
-                    partner=partner,
-                    signal=signal_text(mine),
-                )
-            ]
-            if mine is not None:
-                lines.append(
-                    T.gettext(
-                        "Make it when you hold a set; ZAP **{partner}** when they make it.", partner=partner
-                    )
-                )
-        else:
-            to = table.name(view["signal_to"])
-            lines = [
-                T.gettext(
-                    "Your secret signal: **{signal}** — **{name}** (on your left) watches for it.",
-                    signal=signal_text(mine),
-                    name=to,
-                ),
-                T.gettext(
-                    "You watch **{name}** (on your right): their signal is **{signal}**.",
-                    name=table.name(view["watch_seat"]),
-                    signal=signal_text(watched),
-                ),
-            ]
-        if view["phase"] == "signals" and mine is None and view["last_signal"] is not None:
-            lines.append(
-                T.gettext(
-                    "Last round's was {signal}; it stays if time runs out.",
-                    signal=signal_text(view["last_signal"]),
-                )
-            )
-        return lines
-
-    def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
-        cards = " · ".join(f"**{card_label(c, view)}**" for c in view["table"])
-        lines = [T.gettext("On the table: {cards}", cards=cards)]
-        lines.append(
-            T.gettext("Your hand: {cards}", cards=" · ".join(card_label(c, view) for c in view["hand"]))
-        )
-        found = view["best_set"]
-        if found is None:
-            lines.append(T.gettext("No set yet: swap toward four matching cards."))
-        else:
-            cards = ", ".join(card_label(c, view) for c in found["cards"])
-            lines.append(T.gettext("✅ You hold {set} ({cards}).", set=_set_text(found, view), cards=cards))
-        if view["gestures"]:
-            recent = " · ".join(
-                f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                for g in view["gestures"][-RECENT_GESTURES:]
-            )
-            lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
-        picked = self._picked(view, nav)
-        if picked is not None:
-            where, code = picked
-            if where == "g":
-                lines.append(
-                    T.gettext(
-                        "Giving your **{card}**: now press the table card to take.",
-                        card=card_label(code, view),
-                    )
-                )
-            else:
-                lines.append(
-                    T.gettext(
-                        "Taking the **{card}**: now press the card you give for it.",
-                        card=card_label(code, view),
-                    )
-                )
-        if view["can_deal"]:
-            lines.append(
-                T.gettext(
-                    "You're the dealer: **{button}** clears the table and deals four new cards.",
-                    button=T.pgettext("button", "Deal"),
-                )
-            )
-        return lines
-
-    def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
-        key = (table.id, seat)
-        if nav is not None and nav[:1] in ("g", "t"):
-            self._picks[key] = nav
-        elif nav == "none":
-            self._picks.pop(key, None)
-            return None
-        elif nav is None:
-            nav = self._picks.get(key)
-        if nav is not None and nav[:1] in ("g", "t") and self._picked(view, nav) is None:
-            self._picks.pop(key, None)  # the card moved: the pick is void
-            return None
-        return nav
-
-    @staticmethod
-    def _picked(view: ZapTrapView, nav: str | None) -> tuple[str, str] | None:
-        """The card picked for a two-step swap: ("g", a hand card) or ("t", a table card)."""
-        if not nav or nav[0] not in "gt":
-            return None
-        code = nav[1:]
-        if (nav[0] == "g" and code in view["hand"]) or (nav[0] == "t" and code in view["table"]):
-            return nav[0], code
-        return None
-
-    def _play_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
-    ) -> list[discord.ui.Item[Any]]:
-        v = table.version
-        items: list[discord.ui.Item[Any]] = []
-        picked = self._picked(view, nav)
-        found = view["best_set"]
-        in_set = set(found["cards"]) if found else set()
-        for i, code in enumerate(view["hand"][:10]):
-            row = i // 5
-            label = card_label(code, view)[:80]
-            if picked and picked[0] == "t":
-                action = f"S{code}-{picked[1]}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Give {card}", card=label)[:80],
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=row,
-                    )
-                )
-                continue
-            chosen = picked is not None and picked[1] == code
-            style = (
-                discord.ButtonStyle.primary
-                if chosen
-                else discord.ButtonStyle.success
-                if code in in_set
-                else discord.ButtonStyle.secondary
-            )
-            items.append(ActionButton(table.id, v, f"nav-g{code}", label=label, style=style, row=row))
-        # "Other calls" borrows the table cards' row.
-        for code in view["table"] if nav != "calls" else []:
-            label = card_label(code, view)[:70]
-            if picked and picked[0] == "g":
-                action = f"S{picked[1]}-{code}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Take {card}", card=label),
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=2,
-                    )
-                )
-            else:
-                chosen = picked is not None and picked[1] == code
-                style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
-                items.append(
-                    ActionButton(table.id, v, f"nav-t{code}", label=f"🂠 {label}", style=style, row=2)
-                )
-        if picked is not None:
-            items.append(
-                ActionButton(
-                    table.id, v, "nav-none", label=T.pgettext("button", "Cancel swap"), emoji="↩️", row=2
-                )
-            )
-        items += self._call_items(table, view, legal, nav)
-        if "deal" in legal:
-            items.append(
-                ActionButton(
-                    table.id,
-                    v,
-                    "deal",
-                    label=T.pgettext("button", "Deal"),
-                    emoji="🃏",
-                    style=discord.ButtonStyle.primary,
-                    row=4,
-                )
-            )
-        return items
-
-    def _call_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
-    ) -> list[discord.ui.Item[Any]]:
-        """ZAP on the seat you watch and TRAP on the others on one row; any other call the
-        engine allows (wrong targets at a penalising table) behind "Other calls"."""
-        v = table.version
-        watched = view["watch_seat"]
-        main: list[str] = []
-        if f"ZAP-{watched}" in legal:
-            main.append(f"ZAP-{watched}")
-        main += sorted(a for a in legal if a.startswith("TRAP-") and a != f"TRAP-{watched}")
-        main = main[:5]
-        extra = sorted(a for a in legal if a.startswith(("ZAP-", "TRAP-")) and a not in main)
-        items: list[discord.ui.Item[Any]] = []
-        shown = extra if nav == "calls" else main
-        for i, action in enumerate(shown[:10]):
-            call, target = action.split("-")
-            name = table.plain_name(int(target))
-            if nav == "calls":
-                if call == "ZAP":
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "ZAP {name} (not whose signal you watch)", name=name)
-                else:
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
-                row = 2 + i // 5
-            else:
-                if call == "ZAP":
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "ZAP {name}", name=name)
-                else:
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "TRAP {name}", name=name)
-                row = 3
-            style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
-            emoji = "⚡" if call == "ZAP" else "🪤"
-            items.append(
-                ActionButton(table.id, v, action, label=label[:80], emoji=emoji, style=style, row=row)
-            )
-        if extra and nav != "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-calls", label=T.pgettext("button", "Other calls…"), row=4)
-            )
-        elif nav == "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-none", label=T.pgettext("button", "Back"), emoji="↩️", row=4)
-            )
-        return items
+        return self.panels.draw(table, seat, note, nav)
 
     # --- events and summaries -------------------------------------------------------------------
 
     def events_applied(self, table: Table, events: list[Event]) -> None:
         for event in events:
             if event.kind == "swap" and event.seat is not None:
-                self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
+                self.panels.forget_pick(table.id, event.seat)
 
     def event_line(self, table: Table, event: Event) -> str:
         return words.event_line(table, event)
@@ -629,7 +318,7 @@ class ZapTrapUI:
         return words.refusal(table, error)
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         call = view["call"]
         if call is None:
             return None
@@ -677,12 +366,11 @@ class ZapTrapUI:
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
-        state = _state(table)
+        state = state_of(table)
         view = state.view(None)
         result = state.result()
         assert result is not None
-        for key in [k for k in self._picks if k[0] == table.id]:
-            del self._picks[key]
+        self.panels.forget_table(table.id)
         embed = discord.Embed(title=T.gettext("Zap or Trap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
@@ -715,7 +403,7 @@ class ZapTrapUI:
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         """Every round's real signals, stored with the finished game."""
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         rows = []
         for entry in view.get("signal_history", []):
             for unit, gesture in enumerate(entry["signals"]):
