@@ -4,7 +4,11 @@ Public (the table message, drawn from the spectator view): the four face-up card
 dealer, scores, who has chosen a signal (never which), recent gestures and the gesture palette any
 player may press. Private (the panel, drawn from the seat's own view and legal actions): the
 hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
-(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal.
+(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal;
+drawn by cogs/drawings/zaptrap_panel.py.
+
+Words (cogs/words/zaptrap.py): what happened, what the engine refused and how the game ended; the
+UI's ``event_line`` and ``refusal`` hand them there.
 
 Pictures (cogs/drawings/zaptrap_cards.py, drawn off the event loop by the shared table through
 ``table_sketches``/``panel_sketches``): the face-up cards on the table, from the spectator view;
@@ -26,35 +30,25 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from cogs.drawings import zaptrap_cards
-from cogs.drawings.zaptrap_words import card_name, set_text, special_name
+from cogs.drawings.zaptrap_panel import RECENT_GESTURES, ZapTrapPanel, state_of
+from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, ActionSelect, TableButton
+from cogs.table.buttons import TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, number
-from rules.base import Event, IllegalAction, Result
-from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapState, ZapTrapView
-from rules.zaptrap.cards import BE_FREE, ZIP_ZAP
-from rules.zaptrap.scoring import (
-    BACKFIRES,
-    BONUS,
-    DANGEROUS,
-    FIVE_SET_LINE,
-    ON_NO_SET,
-    ON_SET,
-    WRONG_TARGET_PENALTY,
-    final_result,
-    legacy_line,
-)
+from cogs.words import zaptrap as words
+from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
+from rules.base import Event, IllegalAction
+from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapView
+from rules.zaptrap.scoring import WRONG_TARGET_PENALTY
 from rules.zaptrap.views import SetView
 
 T = Texts(__name__)
 GAME = ZapOrTrap()
 # One gesture per player every few seconds: enough to signal and bluff, not enough to flood the table.
 GESTURE_COOLDOWN = 3.0
-SPECIAL_EMOJI = {"XZZ": "⚡", "XBF": "🕊️", "XDM": "💣"}
-RECENT_GESTURES = 6
 SPEED_HELP = {
     "off": N_("no quick timers (signals close after 3 min, lull deal after 60 s)"),
     "relaxed": N_("signals 45 s, lull deal after 10 s of quiet"),
@@ -62,45 +56,6 @@ SPEED_HELP = {
 }
 # Translators: the table speeds, as /zaptrap new offers them.
 SPEED_NAMES = {"off": N_("off"), "relaxed": N_("relaxed"), "fast": N_("fast")}
-# The secret-signal gestures' names.
-GESTURE_NAMES = {
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "think": N_("think"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "wink": N_("wink"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "yawn": N_("yawn"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "shush": N_("shush"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "smirk": N_("smirk"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "cool": N_("cool"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "eyeroll": N_("eyeroll"),
-    # Translators: a secret-signal gesture's name, shown beside its emoji.
-    "sneeze": N_("sneeze"),
-}
-
-
-def gesture_name(gesture: str) -> str:
-    return T.gettext(GESTURE_NAMES[gesture]) if gesture in GESTURE_NAMES else gesture
-
-
-def signal_text(gesture: str | None) -> str:
-    """A secret signal as only its owners (and its watcher) ever see it: emoji and name."""
-    if gesture is None:
-        return T.gettext("not chosen yet")
-    return f"{GESTURES[gesture]} {gesture_name(gesture)}"
-
-
-def card_label(code: str, view: ZapTrapView) -> str:
-    """A card's face on a button or in a list: its name, with an emoji for the special cards."""
-    name = card_name(code, view["preset"], int(view["species"]))
-    emoji = SPECIAL_EMOJI.get(code[:3])
-    return f"{emoji} {name}" if emoji else name
-
-
 TABLE_FILE = "zaptrap-table.png"
 HAND_FILE = "zaptrap-hand.png"
 # Whether a side has chosen its signal, in words as well as the mark (a screen reader says
@@ -141,118 +96,8 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
     )
 
 
-def _state(table: Table) -> ZapTrapState:
-    """The table's engine state, typed, so that its views are ``ZapTrapView``s."""
-    assert isinstance(table.state, ZapTrapState)
-    return table.state
-
-
-def _units(view: ZapTrapView) -> list[list[int]]:
-    """The seats of each side (a team of two, or one player)."""
-    sides: list[list[int]] = [[] for _ in range(int(view["units"]))]
-    for seat, unit in enumerate(view["team_of"]):
-        sides[unit].append(seat)
-    return sides
-
-
-def _side_name(table: Table, view: ZapTrapView, unit: int) -> str:
-    return " & ".join(table.name(s) for s in _units(view)[unit])
-
-
 def _set_text(found: SetView | None, view: ZapTrapView) -> str:
     return set_text(found, view["preset"])
-
-
-def _and(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c" (no comma before the "and", as these texts always had)."""
-    if len(items) == 1:
-        return items[0]
-    # Translators: the end of a list of names: "alice, bob and carol".
-    return T.gettext("{others} and {last}", others=", ".join(items[:-1]), last=items[-1])
-
-
-def _side(table: Table, seats: list[int]) -> str:
-    """A side by its players' names: "alice", or a team "alice & carol"."""
-    return " & ".join(table.name(s) for s in seats)
-
-
-def result_summary(table: Table, result: Result) -> str:
-    """How the game was won (the engine's ``how`` and ``details``), with the seats' names now."""
-    details = result.details
-    if result.how == "team_zap":
-        first, second = (table.name(s) for s in details["seats"])
-        high, low = details["points"]
-        return T.ngettext(
-            "A successful ZAP wins it for {first} and {second} together ({high} and {n} point).",
-            "A successful ZAP wins it for {first} and {second} together ({high} and {n} points).",
-            low,
-            first=first,
-            second=second,
-            high=high,
-        )
-    names = _and([_side(table, seats) for seats in details["sides"]])
-    points = int(details["points"])
-    if result.how == "shared":
-        return T.ngettext(
-            "{names} share the win with {n} point each.",
-            "{names} share the win with {n} points each.",
-            points,
-            names=names,
-        )
-    if result.how == "team":
-        return T.ngettext("{names} win with {n} point.", "{names} win with {n} points.", points, names=names)
-    return T.ngettext("{names} wins with {n} point.", "{names} wins with {n} points.", points, names=names)
-
-
-def score_line(line: str, call: str) -> str:
-    """One line of a call's points (scoring.py's codes; a sentence stored by older code is read
-    back as its code)."""
-    line = legacy_line(line)
-    if line == ON_SET:
-        # Translators: {call} is ZAP or TRAP, the game's calls; a line of a call's points.
-        return T.gettext("{call} on a set +1", call=call)
-    if line == FIVE_SET_LINE:
-        return T.gettext("five-set +1")
-    if line == DANGEROUS:
-        return T.gettext("Dangerous Mission in the target's hand +2")
-    if line == BONUS:
-        card = special_name(ZIP_ZAP if call == "ZAP" else BE_FREE)
-        return T.gettext("{card} in the caller's hand +1", card=card)
-    if line == ON_NO_SET:
-        return T.gettext("{call} on a hand without a set +1", call=call)
-    if line == BACKFIRES:
-        return T.gettext("Dangerous Mission backfires +2")
-    if call == "ZAP":
-        return T.gettext("ZAP on the wrong player: penalty +{points}", points=WRONG_TARGET_PENALTY)
-    return T.gettext(
-        "TRAP on the player whose signal the caller watches: penalty +{points}", points=WRONG_TARGET_PENALTY
-    )
-
-
-# The engine's refusals without parameters, by code (state.py).
-REFUSALS = {
-    "game_over": N_("The game is over."),
-    "not_a_seat": N_("That seat is not at this table."),
-    "referee_closes_signals": N_("Only the referee closes the signal choice when time runs out."),
-    "signals_closed": N_("Secret signals are chosen only before a round starts."),
-    "round_not_over": N_("The next round starts only after this round has ended."),
-    "player_chooses_signal": N_("Only a player chooses a secret signal."),
-    "signal_too_late": N_("You can choose or change your secret signal only before a round starts."),
-    "gesture_not_in_play": N_("Gestures are for while a round is in play."),
-    "round_not_started": N_("The round has not started yet: secret signals are being chosen."),
-    "round_over": N_("The round is over: a call ended it, so swaps and calls are frozen."),
-    "dealer_only": N_("Only the dealer clears the table and deals four new cards."),
-    "player_only": N_("Only a player can do that."),
-    "no_such_seat": N_("There is no such seat at this table."),
-    "zap_partner_only": N_("In the team game you can only ZAP your partner."),
-    "trap_partner": N_("You can't TRAP your own partner: TRAP is for opponents."),
-    "wrong_zap_refused": N_(
-        "This table refuses wrong targets: you can only ZAP the player on your right, whose signal you watch."
-    ),
-    "wrong_trap_refused": N_(
-        "This table refuses wrong targets: you can't TRAP the player on your right, whose signal you watch."
-    ),
-}
 
 
 class ZapTrapUI:
@@ -271,15 +116,11 @@ class ZapTrapUI:
     @staticmethod
     def epoch(table: Table) -> Any:
         # A new round reshuffles: the same card codes come back, so old clicks must not carry over.
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         return (view["round"], view["phase"])
 
     def __init__(self) -> None:
-        # (table, seat) -> the card picked for a two-step swap. Live panel refreshes redraw
-        # without navigation state, and a busy table refreshes every second: remembering the
-        # pick here keeps it from vanishing between the two clicks. Memory only: after a
-        # restart a pick is simply made again.
-        self._picks: dict[tuple[int, int], str] = {}
+        self.panels = ZapTrapPanel()  # each seat's private panel, and its pick for a swap
 
     # --- lobby and options ----------------------------------------------------------------------
 
@@ -333,7 +174,7 @@ class ZapTrapUI:
     # --- the public table -----------------------------------------------------------------------
 
     def table_embed(self, table: Table) -> discord.Embed:
-        state = _state(table)
+        state = state_of(table)
         view = state.view(None)
         phase = view["phase"]
         if phase == "over":
@@ -346,7 +187,7 @@ class ZapTrapUI:
         dealer = table.name(view["dealer"])
         if phase == "signals":
             ready = [
-                T.gettext(READY_MARK[bool(done)], side=_side_name(table, view, u))
+                T.gettext(READY_MARK[bool(done)], side=side_name(table, view, u))
                 for u, done in enumerate(view["signals_ready"])
             ]
             if view["team_game"]:
@@ -372,9 +213,7 @@ class ZapTrapUI:
                 )
             )
         elif phase == "between":
-            embed.description = (
-                self._between_text(table, view) + "\n" + T.gettext("The next round starts shortly.")
-            )
+            embed.description = between_text(table, view) + "\n" + T.gettext("The next round starts shortly.")
         else:
             result = state.result()
             if result is not None:
@@ -384,7 +223,7 @@ class ZapTrapUI:
             else:
                 embed.description = T.gettext("The game is over.")
         scores = "\n".join(
-            f"**{_side_name(table, view, u)}** — {score}" for u, score in enumerate(view["scores"])
+            f"**{side_name(table, view, u)}** — {score}" for u, score in enumerate(view["scores"])
         )
         embed.add_field(
             name=T.gettext("Scores (first to {target})", target=view["target"]),
@@ -404,19 +243,8 @@ class ZapTrapUI:
         )
         return embed
 
-    def _between_text(self, table: Table, view: ZapTrapView) -> str:
-        call = view["call"]
-        if view["void"] or call is None:
-            return T.gettext("Round {round} was void: nobody scores.", round=view["round"])
-        return T.gettext(
-            "**{caller}** called {call} on **{target}** — the reveal is posted below.",
-            caller=table.name(call["caller"]),
-            call=call["call"],
-            target=table.name(call["target"]),
-        )
-
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
-        phase = _state(table).view(None)["phase"]
+        phase = state_of(table).view(None)["phase"]
         if phase == "play":
             # The palette: anyone seated may gesture at any time; the referee never says which is real.
             return [
@@ -433,13 +261,13 @@ class ZapTrapUI:
 
     def table_sketches(self, table: Table) -> list[Sketch]:
         """The face-up cards, from the spectator view: nothing on the table is anyone's secret."""
-        sketch = table_sketch(_state(table).view(None))
+        sketch = table_sketch(state_of(table).view(None))
         return [sketch] if sketch is not None else []
 
     def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand (its own view, its own legal swaps) and, while cards are face up, the
         table beside it, so both halves of a swap are in one glance on the panel."""
-        state = _state(table)
+        state = state_of(table)
         view = state.view(seat)
         if view["phase"] == "over":
             return []
@@ -452,14 +280,14 @@ class ZapTrapUI:
     def waiting_on(self, table: Table) -> list[int] | None:
         """`/table status`: while signals are chosen, the sides that have not chosen yet;
         otherwise anyone may swap or call."""
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         if view["phase"] != "signals":
             return None
-        sides = _units(view)
+        sides = side_seats(view)
         return [s for u, done in enumerate(view["signals_ready"]) if not done for s in sides[u]]
 
     def waiting_text(self, table: Table) -> str | None:
-        if _state(table).view(None)["phase"] == "between":
+        if state_of(table).view(None)["phase"] == "between":
             return T.gettext(
                 "anyone may press **{button}**; otherwise it starts shortly",
                 button=T.pgettext("button", "Next round"),
@@ -469,494 +297,28 @@ class ZapTrapUI:
     def public_cooldown(self, action: str) -> float | None:
         return GESTURE_COOLDOWN if action.startswith("gesture-") else None
 
-    # --- the private panel ----------------------------------------------------------------------
+    # --- the private panel (cogs/drawings/zaptrap_panel.py) -----------------------------------
 
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
-        state = _state(table)
-        view = state.view(seat)
-        legal = set(state.legal_actions(seat))
-        phase = view["phase"]
-        nav = self._remembered(table, seat, view, nav)
-        if phase == "signals":
-            embed = discord.Embed(
-                title=T.gettext("Round {round} — choose your secret signal", round=view["round"]),
-                colour=discord.Colour.purple(),
-            )
-        else:
-            embed = discord.Embed(
-                title=T.gettext("Your hand — round {round}", round=view["round"]),
-                colour=discord.Colour.green(),
-            )
-        lines = self._signal_lines(table, view)
-        if phase == "play":
-            lines += self._play_lines(table, view, nav)
-        elif phase == "between":
-            lines.append(self._between_text(table, view))
-        elif phase == "over":
-            lines.append(T.gettext("The game is over."))
-        if note:
-            lines.append(f"\n⚠️ {note}")
-        embed.description = "\n".join(lines)[:4096]
-        score = view["scores"][view["unit"]]
-        embed.set_footer(
-            text=T.gettext(
-                "Your side's score: {score} of {target} · dealer {dealer}",
-                score=score,
-                target=view["target"],
-                dealer=table.plain_name(view["dealer"]),
-            )
-        )
-        items: list[discord.ui.Item[Any]] = []
-        v = table.version
-        if phase == "signals":
-            options = [
-                discord.SelectOption(
-                    label=gesture_name(gid), value=gid, emoji=emoji, default=gid == view["my_signal"]
-                )
-                for gid, emoji in GESTURES.items()
-                if f"signal-{gid}" in legal
-            ]
-            if options:
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "signal-",
-                        options,
-                        placeholder=T.gettext("Choose your secret signal"),
-                        row=0,
-                    )
-                )
-        elif phase == "play":
-            items += self._play_items(table, view, legal, nav)
-        items.append(
-            ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
-        )
-        return embed, items
-
-    def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
-        mine, watched = view["my_signal"], view["watch_signal"]
-        if view["team_game"]:
-            partner = table.name(view["partner"])
-            lines = [
-                T.gettext(
-                    "Your team's secret signal (you and **{partner}**): **{signal}**",
-                    partner=partner,
-                    signal=signal_text(mine),
-                )
-            ]
-            if mine is not None:
-                lines.append(
-                    T.gettext(
-                        "Make it when you hold a set; ZAP **{partner}** when they make it.", partner=partner
-                    )
-                )
-        else:
-            to = table.name(view["signal_to"])
-            lines = [
-                T.gettext(
-                    "Your secret signal: **{signal}** — **{name}** (on your left) watches for it.",
-                    signal=signal_text(mine),
-                    name=to,
-                ),
-                T.gettext(
-                    "You watch **{name}** (on your right): their signal is **{signal}**.",
-                    name=table.name(view["watch_seat"]),
-                    signal=signal_text(watched),
-                ),
-            ]
-        if view["phase"] == "signals" and mine is None and view["last_signal"] is not None:
-            lines.append(
-                T.gettext(
-                    "Last round's was {signal}; it stays if time runs out.",
-                    signal=signal_text(view["last_signal"]),
-                )
-            )
-        return lines
-
-    def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
-        cards = " · ".join(f"**{card_label(c, view)}**" for c in view["table"])
-        lines = [T.gettext("On the table: {cards}", cards=cards)]
-        lines.append(
-            T.gettext("Your hand: {cards}", cards=" · ".join(card_label(c, view) for c in view["hand"]))
-        )
-        found = view["best_set"]
-        if found is None:
-            lines.append(T.gettext("No set yet: swap toward four matching cards."))
-        else:
-            cards = ", ".join(card_label(c, view) for c in found["cards"])
-            lines.append(T.gettext("✅ You hold {set} ({cards}).", set=_set_text(found, view), cards=cards))
-        if view["gestures"]:
-            recent = " · ".join(
-                f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                for g in view["gestures"][-RECENT_GESTURES:]
-            )
-            lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
-        picked = self._picked(view, nav)
-        if picked is not None:
-            where, code = picked
-            if where == "g":
-                lines.append(
-                    T.gettext(
-                        "Giving your **{card}**: now press the table card to take.",
-                        card=card_label(code, view),
-                    )
-                )
-            else:
-                lines.append(
-                    T.gettext(
-                        "Taking the **{card}**: now press the card you give for it.",
-                        card=card_label(code, view),
-                    )
-                )
-        if view["can_deal"]:
-            lines.append(
-                T.gettext(
-                    "You're the dealer: **{button}** clears the table and deals four new cards.",
-                    button=T.pgettext("button", "Deal"),
-                )
-            )
-        return lines
-
-    def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
-        key = (table.id, seat)
-        if nav is not None and nav[:1] in ("g", "t"):
-            self._picks[key] = nav
-        elif nav == "none":
-            self._picks.pop(key, None)
-            return None
-        elif nav is None:
-            nav = self._picks.get(key)
-        if nav is not None and nav[:1] in ("g", "t") and self._picked(view, nav) is None:
-            self._picks.pop(key, None)  # the card moved: the pick is void
-            return None
-        return nav
-
-    @staticmethod
-    def _picked(view: ZapTrapView, nav: str | None) -> tuple[str, str] | None:
-        """The card picked for a two-step swap: ("g", a hand card) or ("t", a table card)."""
-        if not nav or nav[0] not in "gt":
-            return None
-        code = nav[1:]
-        if (nav[0] == "g" and code in view["hand"]) or (nav[0] == "t" and code in view["table"]):
-            return nav[0], code
-        return None
-
-    def _play_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
-    ) -> list[discord.ui.Item[Any]]:
-        v = table.version
-        items: list[discord.ui.Item[Any]] = []
-        picked = self._picked(view, nav)
-        found = view["best_set"]
-        in_set = set(found["cards"]) if found else set()
-        for i, code in enumerate(view["hand"][:10]):
-            row = i // 5
-            label = card_label(code, view)[:80]
-            if picked and picked[0] == "t":
-                action = f"S{code}-{picked[1]}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Give {card}", card=label)[:80],
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=row,
-                    )
-                )
-                continue
-            chosen = picked is not None and picked[1] == code
-            style = (
-                discord.ButtonStyle.primary
-                if chosen
-                else discord.ButtonStyle.success
-                if code in in_set
-                else discord.ButtonStyle.secondary
-            )
-            items.append(ActionButton(table.id, v, f"nav-g{code}", label=label, style=style, row=row))
-        # "Other calls" borrows the table cards' row.
-        for code in view["table"] if nav != "calls" else []:
-            label = card_label(code, view)[:70]
-            if picked and picked[0] == "g":
-                action = f"S{picked[1]}-{code}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Take {card}", card=label),
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=2,
-                    )
-                )
-            else:
-                chosen = picked is not None and picked[1] == code
-                style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
-                items.append(
-                    ActionButton(table.id, v, f"nav-t{code}", label=f"🂠 {label}", style=style, row=2)
-                )
-        if picked is not None:
-            items.append(
-                ActionButton(
-                    table.id, v, "nav-none", label=T.pgettext("button", "Cancel swap"), emoji="↩️", row=2
-                )
-            )
-        items += self._call_items(table, view, legal, nav)
-        if "deal" in legal:
-            items.append(
-                ActionButton(
-                    table.id,
-                    v,
-                    "deal",
-                    label=T.pgettext("button", "Deal"),
-                    emoji="🃏",
-                    style=discord.ButtonStyle.primary,
-                    row=4,
-                )
-            )
-        return items
-
-    def _call_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
-    ) -> list[discord.ui.Item[Any]]:
-        """ZAP on the seat you watch and TRAP on the others on one row; any other call the
-        engine allows (wrong targets at a penalising table) behind "Other calls"."""
-        v = table.version
-        watched = view["watch_seat"]
-        main: list[str] = []
-        if f"ZAP-{watched}" in legal:
-            main.append(f"ZAP-{watched}")
-        main += sorted(a for a in legal if a.startswith("TRAP-") and a != f"TRAP-{watched}")
-        main = main[:5]
-        extra = sorted(a for a in legal if a.startswith(("ZAP-", "TRAP-")) and a not in main)
-        items: list[discord.ui.Item[Any]] = []
-        shown = extra if nav == "calls" else main
-        for i, action in enumerate(shown[:10]):
-            call, target = action.split("-")
-            name = table.plain_name(int(target))
-            if nav == "calls":
-                if call == "ZAP":
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "ZAP {name} (not whose signal you watch)", name=name)
-                else:
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
-                row = 2 + i // 5
-            else:
-                if call == "ZAP":
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "ZAP {name}", name=name)
-                else:
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "TRAP {name}", name=name)
-                row = 3
-            style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
-            emoji = "⚡" if call == "ZAP" else "🪤"
-            items.append(
-                ActionButton(table.id, v, action, label=label[:80], emoji=emoji, style=style, row=row)
-            )
-        if extra and nav != "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-calls", label=T.pgettext("button", "Other calls…"), row=4)
-            )
-        elif nav == "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-none", label=T.pgettext("button", "Back"), emoji="↩️", row=4)
-            )
-        return items
+        return self.panels.draw(table, seat, note, nav)
 
     # --- events and summaries -------------------------------------------------------------------
 
     def events_applied(self, table: Table, events: list[Event]) -> None:
         for event in events:
             if event.kind == "swap" and event.seat is not None:
-                self._picks.pop((table.id, event.seat), None)  # that swap used up the pick
-
-    def _cards(self, table: Table, codes: list[str]) -> str:
-        """Face-up cards as an event names them: "Glorp; Zibble; Dangerous Mission; Mookah"."""
-        view = _state(table).view(None)
-        return "; ".join(card_name(c, view["preset"], int(view["species"])) for c in codes)
+                self.panels.forget_pick(table.id, event.seat)
 
     def event_line(self, table: Table, event: Event) -> str:
-        """An engine event (data: state.py's docstring) in words, with the seats' names now.
-        What an event stored by older code lacks (the table size, the target, the team game, the
-        hand size) is the same for the whole game: the view says it."""
-        kind, seat, data = event.kind, event.seat, event.data
-        view = _state(table).view(None)
-        name = table.name(seat) if seat is not None else ""
-        team_game = bool(data.get("team_game", view["team_game"]))
-        if kind == "gesture" and seat is not None:
-            return f"**{name}**: {data.get('emoji', '')}"
-        if kind == "call" and seat is not None:
-            to = ", ".join(_side_name(table, view, u) for u in data["scorers"])
-            if len(data["scorers"]) > 1:
-                return T.ngettext(
-                    "**{caller}** called {call} on **{target}**: {n} point each to {sides}.",
-                    "**{caller}** called {call} on **{target}**: {n} points each to {sides}.",
-                    int(data["value"]),
-                    caller=name,
-                    call=data["call"],
-                    target=table.name(data["target"]),
-                    sides=to,
-                )
-            return T.ngettext(
-                "**{caller}** called {call} on **{target}**: {n} point to {sides}.",
-                "**{caller}** called {call} on **{target}**: {n} points to {sides}.",
-                int(data["value"]),
-                caller=name,
-                call=data["call"],
-                target=table.name(data["target"]),
-                sides=to,
-            )
-        if kind == "swap" and seat is not None:
-            view_cards = view["preset"], int(view["species"])
-            return T.gettext(
-                "**{name}** swapped a {gave} for the {took}.",
-                name=name,
-                gave=card_name(data["gave"], *view_cards),
-                took=card_name(data["took"], *view_cards),
-            )
-        if kind == "game_start":
-            players = int(data.get("players", view["players"]))
-            target = int(data.get("target", view["target"]))
-            if team_game:
-                return T.ngettext(
-                    "Zap or Trap for {players}: teams of two, partners opposite; first to {n} point wins.",
-                    "Zap or Trap for {players}: teams of two, partners opposite; first to {n} points wins.",
-                    target,
-                    players=players,
-                )
-            return T.ngettext(
-                "Zap or Trap for {players}: everyone for themselves; first to {n} point wins.",
-                "Zap or Trap for {players}: everyone for themselves; first to {n} points wins.",
-                target,
-                players=players,
-            )
-        if kind == "signals_open":
-            dealer = table.name(data["dealer"])
-            if team_game:
-                return T.gettext(
-                    "Round {round}: each team chooses its secret signal. {dealer} deals.",
-                    round=data["round"],
-                    dealer=dealer,
-                )
-            return T.gettext(
-                "Round {round}: each player chooses their secret signal. {dealer} deals.",
-                round=data["round"],
-                dealer=dealer,
-            )
-        if kind == "signal_chosen" and seat is not None:
-            if team_game:
-                return T.gettext("**{name}** has chosen their team's secret signal.", name=name)
-            return T.gettext("**{name}** has chosen their secret signal.", name=name)
-        if kind == "signals_default":
-            if team_game:
-                return T.gettext(
-                    "Time is up: every team still choosing keeps last round's secret signal "
-                    "(or gets a random one in the first round)."
-                )
-            return T.gettext(
-                "Time is up: every player still choosing keeps last round's secret signal "
-                "(or gets a random one in the first round)."
-            )
-        if kind == "deal":
-            size = int(data.get("hand_size", view["hand_size"]))
-            return T.ngettext(
-                "Round {round} is dealt: {n} card each, and on the table {cards}. Go!",
-                "Round {round} is dealt: {n} cards each, and on the table {cards}. Go!",
-                size,
-                round=data["round"],
-                cards=self._cards(table, data["table"]),
-            )
-        if kind == "lull_deal":
-            cards = self._cards(table, data["table"])
-            if seat is not None:
-                if data.get("reshuffled"):
-                    return T.gettext(
-                        "**{name}** cleared the table and dealt {cards} "
-                        "(the discards were shuffled into a new deck). Go!",
-                        name=name,
-                        cards=cards,
-                    )
-                return T.gettext(
-                    "**{name}** cleared the table and dealt {cards}. Go!", name=name, cards=cards
-                )
-            if data.get("reshuffled"):
-                return T.gettext(
-                    "The table is cleared after a lull: {cards} "
-                    "(the discards were shuffled into a new deck). Go!",
-                    cards=cards,
-                )
-            return T.gettext("The table is cleared after a lull: {cards}. Go!", cards=cards)
-        if kind == "void_round":
-            return T.gettext(
-                "The deck cannot supply four new cards: round {round} is void and nobody scores. "
-                "The next dealer deals a new round.",
-                round=data["round"],
-            )
-        if kind == "round_over":
-            scores = ", ".join(
-                f"{_side_name(table, view, u)}: {score}" for u, score in enumerate(data["scores"])
-            )
-            return T.gettext("Round {round} is over. Scores: {scores}.", round=data["round"], scores=scores)
-        if kind == "game_over":
-            result = final_result(
-                list(view["team_of"]),
-                list(data["scores"]),
-                list(data["winners"]),
-                bool(data["team_win"]),
-                team_game,
-            )
-            summary = result_summary(table, result)
-            return T.gettext("The game is over. {summary} The secret signals are revealed.", summary=summary)
-        return kind  # text: an event this cog does not know (a newer engine): its kind, as data
+        return words.event_line(table, event)
 
     def refusal(self, table: Table, error: IllegalAction) -> str:
-        """An engine refusal (its code and parameters) in words."""
-        code, params = error.code, error.params
-        if "card" in params:
-            view = _state(table).view(None)
-            card = params["card"]
-            name = card_name(card, view["preset"], int(view["species"]))
-            if code == "not_in_hand":
-                return T.gettext("You don't hold a {name} ({code}).", name=name, code=card)
-            if code == "already_in_hand":
-                return T.gettext("The {name} ({code}) is already in your hand.", name=name, code=card)
-            if code == "cleared":
-                return T.gettext("The {name} ({code}) was cleared off the table.", name=name, code=card)
-            if code == "taken":
-                return T.gettext("Another player took the {name} ({code}) first.", name=name, code=card)
-            if code == "not_on_table":
-                return T.gettext("The {name} ({code}) is not on the table.", name=name, code=card)
-        if code == "unknown_gesture":
-            return T.gettext(
-                "'{gesture}' is not one of the gestures: choose from {gestures}.",
-                gesture=params.get("gesture", ""),
-                gestures=", ".join(GESTURES),
-            )
-        if code == "bad_call":
-            return T.gettext(
-                "Write a call as '{call}-' and a seat number, such as '{call}-2'.",
-                call=params.get("call", ""),
-            )
-        if code == "unknown_action":
-            return T.gettext(
-                "'{action}' is not a Zap or Trap action: swap with 'S3a-7c', gesture with 'gesture-wink', "
-                "or call with 'ZAP-2' or 'TRAP-2'.",
-                action=params.get("action", ""),
-            )
-        if code == "call_on_self":
-            return T.gettext("You can't call {call} on yourself.", call=params.get("call", ""))
-        sentence = REFUSALS.get(code)
-        return T.gettext(sentence) if sentence is not None else code
+        return words.refusal(table, error)
 
     def round_embed(self, table: Table, event: Event) -> discord.Embed | None:
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         call = view["call"]
         if call is None:
             return None
@@ -979,7 +341,7 @@ class ZapTrapUI:
             "",
         ]
         lines += [f"• {score_line(line, call['call'])}" for line in call["lines"]]
-        to = ", ".join(f"**{_side_name(table, view, u)}**" for u in call["scorers"])
+        to = ", ".join(f"**{side_name(table, view, u)}**" for u in call["scorers"])
         if len(call["scorers"]) > 1:
             lines.append(
                 T.ngettext(
@@ -997,19 +359,18 @@ class ZapTrapUI:
             )
         embed.description = "\n".join(lines)[:4096]
         scores = "\n".join(
-            f"{_side_name(table, view, u)}: +{points} → {view['scores'][u]}"
+            f"{side_name(table, view, u)}: +{points} → {view['scores'][u]}"
             for u, points in enumerate(call["points"])
         )
         embed.add_field(name=T.gettext("Scores"), value=scores[:1024], inline=False)
         return embed
 
     def final_embed(self, table: Table) -> discord.Embed:
-        state = _state(table)
+        state = state_of(table)
         view = state.view(None)
         result = state.result()
         assert result is not None
-        for key in [k for k in self._picks if k[0] == table.id]:
-            del self._picks[key]
+        self.panels.forget_table(table.id)
         embed = discord.Embed(title=T.gettext("Zap or Trap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):
@@ -1025,7 +386,7 @@ class ZapTrapUI:
         reveal = []
         for entry in view.get("signal_history", []):
             sides = " · ".join(
-                f"{_side_name(table, view, u)} {signal_text(g) if g else '—'}"
+                f"{side_name(table, view, u)} {signal_text(g) if g else '—'}"
                 for u, g in enumerate(entry["signals"])
             )
             reveal.append(T.gettext("Round {round}: {sides}", round=entry["round"], sides=sides))
@@ -1042,7 +403,7 @@ class ZapTrapUI:
 
     def signal_rows(self, table: Table) -> list[dict[str, Any]]:
         """Every round's real signals, stored with the finished game."""
-        view = _state(table).view(None)
+        view = state_of(table).view(None)
         rows = []
         for entry in view.get("signal_history", []):
             for unit, gesture in enumerate(entry["signals"]):

@@ -17,9 +17,11 @@ from rules.zaptrap.cards import (
     special_kind,
     species_shown,
 )
-from rules.zaptrap.views import SetView
+from rules.zaptrap.views import SetView, ZapTrapView
 
 T = Texts(__name__)
+# The special cards' emoji, beside their names on buttons and in lists (``card_label``).
+SPECIAL_EMOJI = {"XZZ": "⚡", "XBF": "🕊️", "XDM": "💣"}
 
 # The special cards' names.
 SPECIAL_NAMES = {
@@ -158,3 +160,10 @@ def set_text(found: SetView | None, preset: str) -> str:
     many = species_name(int(found["species"]), preset, many=True)
     # Translators: {count} is "four", "five" or a number; {species} an alien (or rank) in the plural.
     return T.gettext("a set of {count} {species}", count=number, species=many)
+
+
+def card_label(code: str, view: ZapTrapView) -> str:
+    """A card's face on a button or in a list: its name, with an emoji for the special cards."""
+    name = card_name(code, view["preset"], int(view["species"]))
+    emoji = SPECIAL_EMOJI.get(code[:3])
+    return f"{emoji} {name}" if emoji else name

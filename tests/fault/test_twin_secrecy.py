@@ -20,11 +20,11 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.drawings.zaptrap_words import card_label as zap_card
 from cogs.spytrap import FLAGS
 from cogs.spytrap import card_label as spy_card
 from cogs.table.layout import Picture
 from cogs.table.model import Table
-from cogs.zaptrap import card_label as zap_card
 from tests.fault.twins import audit_game, ui_class
 
 # (players, options, seed) per game: small games that still reach every phase. Spy Trap's seeds
