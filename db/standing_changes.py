@@ -26,8 +26,9 @@ from db.models import (
 )
 from db.ratings import season_sigma, shown_rating
 
-# What a forgotten person's seat is called in the games they played.
-FORGOTTEN_NAME = "former player"
+# What a forgotten person's seat is stored as in the games they played: a marker, not their
+# name, worded "former player" in the reader's language when shown (cogs/table/model.py).
+FORGOTTEN_NAME = "former player"  # text: a stored marker, worded when shown
 
 
 class SeasonRace(Exception):

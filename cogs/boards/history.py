@@ -17,6 +17,7 @@ import discord
 from cogs.boards import replay
 from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, say
 from cogs.table.buttons import payload, view_of
+from cogs.table.model import shown_name
 from cogs.texts import Texts, ordinal
 from db.ratings import change_text
 from db.standings import HistoryEntry, Opponent
@@ -33,10 +34,12 @@ SHOWN_OPPONENTS = 5
 
 
 def opponent(o: Opponent) -> str:
+    given = shown_name(o.name, o.user_id, o.computer_level)  # a computer's, or a forgotten seat's
+    name = escaped(given) if given is not None else escaped(o.name)
     if o.computer_level is None:
-        return escaped(o.name)
+        return name
     if o.user_id is None:
-        return f"{escaped(o.name)} 🤖"  # a computer seat, named by the lobby ("Robo 1 (casual)")
+        return f"{name} 🤖"  # a computer seat, named by the lobby ("Robo 1 (casual)")
     return T.gettext("{name} (left)", name=escaped(o.name))  # a computer took over when this person left
 
 

@@ -34,7 +34,7 @@ from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
 from cogs.texts import Texts, ordinal
 from db.ratings import PROVISIONAL_GAMES
-from db.standings import FORGOTTEN_NAME, ExportRow, GameRecord, Streak
+from db.standings import ExportRow, GameRecord, Streak
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -149,7 +149,7 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         "• A game you are playing now still counts when it ends.\n"
         "• Messages already posted in the channels stay as they are.\n"
         "This can't be undone.",
-        forgotten=FORGOTTEN_NAME,
+        forgotten=T.gettext("former player"),
     )
     items: list[discord.ui.Item[Any]] = [
         ForgetConfirm(interaction.user.id, int(time.time())),

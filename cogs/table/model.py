@@ -19,6 +19,7 @@ from cogs.table.common import escape, plain_name
 from cogs.texts import Texts
 from db.models import Game as GameRow
 from db.snapshots import grow_log
+from db.standing_changes import FORGOTTEN_NAME
 from db.store import SeatSpec
 from rules import get_game
 from rules.base import Event, Game, State
@@ -33,6 +34,20 @@ ROBO = re.compile(r"Robo (\d{1,3}) \(([a-z_]{1,32})\)")
 def computer_name(number: int, level: str) -> str:
     """A computer player's name in the language of the moment."""
     return T.gettext("Robo {number} ({level})", number=number, level=level)
+
+
+def shown_name(chosen: str, user_id: int | None, computer_level: str | None) -> str | None:
+    """A stored seat name that the referee gave, worded in the language of the moment: a computer
+    the lobby seated ("Robo 1 (casual)"), or a person who asked to be forgotten (a seat with no
+    person and no computer, kept under the stored marker FORGOTTEN_NAME). None: a name a person
+    chose, shown as they chose it."""
+    if user_id is None and computer_level is None and chosen == FORGOTTEN_NAME:
+        return T.gettext("former player")
+    # Only a seat the lobby gave a computer (no person ever sat there) has a computer's name.
+    robo = ROBO.fullmatch(chosen) if user_id is None and computer_level else None
+    if robo is not None and robo[2] == computer_level:
+        return computer_name(int(robo[1]), robo[2])
+    return None
 
 
 class TableMoved(Exception):
@@ -59,10 +74,9 @@ class SeatInfo:
     @property
     def plain_name(self) -> str:
         """The name for places Discord shows as they are: button and select labels, footers."""
-        # Only a seat the lobby gave a computer (no person ever sat there) has a computer's name.
-        robo = ROBO.fullmatch(self.chosen_name) if self.user_id is None and self.computer_level else None
-        if robo is not None and robo[2] == self.computer_level:
-            return computer_name(int(robo[1]), robo[2])
+        given = shown_name(self.chosen_name, self.user_id, self.computer_level)
+        if given is not None:
+            return given
         return plain_name(self.chosen_name, fallback="") or T.gettext("player {number}", number=self.seat + 1)
 
     @property
