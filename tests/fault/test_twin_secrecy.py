@@ -20,8 +20,8 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.spytrap import FLAGS
-from cogs.spytrap import card_label as spy_card
+from cogs.drawings.spytrap_cards import FLAGS
+from cogs.drawings.spytrap_cards import card_label as spy_card
 from cogs.table.layout import Picture
 from cogs.table.model import Table
 from cogs.zaptrap import card_label as zap_card
