@@ -66,6 +66,17 @@ FILES_WITH_ARTICLE = {
     "Spanish": N_("a Spanish File"),
 }
 
+# A File's country by its flag, and the other cards by their type, in a card's label in text.
+FLAGS = {
+    "American": "🇺🇸",
+    "French": "🇫🇷",
+    "German": "🇩🇪",
+    "Italian": "🇮🇹",
+    "Russian": "🇷🇺",
+    "Spanish": "🇪🇸",
+}
+TYPE_EMOJI = {"agent": "🦹", "trap": "🪤"}
+
 
 def country_name(country: str) -> str:
     """A country (an identity) in words: "French"."""
@@ -93,6 +104,14 @@ def card_with_article(card: str) -> str:
     if card_type(card) == "agent":
         return T.gettext("an Evil Agent")
     return T.gettext("a Trap Is Sprung")
+
+
+def card_label(card: str) -> str:
+    """A card as the table, the panel and their buttons write it: "🇫🇷 French File", "🦹 Evil Agent"."""
+    if card_type(card) == "file":
+        country = country_of(card) or ""
+        return f"{FLAGS.get(country, '📁')} {card_name(card)}"
+    return f"{TYPE_EMOJI[card_type(card)]} {card_name(card)}"
 
 
 def seat_label(seat: int) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogs.spytrap import card_label
+from cogs.drawings.spytrap_cards import card_label
 from tests.e2e.simhelpers import ACTION, buttons, message_text
 from tests.e2e.test_spytrap_game import open_spytrap
 

@@ -20,9 +20,9 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.drawings.spytrap_cards import FLAGS
+from cogs.drawings.spytrap_cards import card_label as spy_card
 from cogs.drawings.zaptrap_words import card_label as zap_card
-from cogs.spytrap import FLAGS
-from cogs.spytrap import card_label as spy_card
 from cogs.table.layout import Picture
 from cogs.table.model import Table
 from tests.fault.twins import audit_game, ui_class

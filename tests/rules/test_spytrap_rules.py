@@ -20,7 +20,7 @@ from spytrap_helpers import (
     to_draw,
 )
 
-from cogs.spytrap import refusal as spytrap_refusal
+from cogs.words.spytrap import refusal as spytrap_refusal
 from rules.base import QuietAction
 from rules.spytrap import COUNTRIES, SpyTrapOptions, all_cards, card_type, country_of
 
