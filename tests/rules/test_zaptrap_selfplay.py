@@ -348,7 +348,9 @@ def test_a_scenario_file_with_expectations(tmp_path: Path) -> None:
     path.write_text(json.dumps(scenario))
     done = run_cli("replay", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert 'Seat 2: call {"caller": 2, "target": 0, "call": "ZAP"' in done.stdout
+    call = next(line for line in done.stdout.splitlines() if line.startswith("Seat 2: call "))
+    data = json.loads(call.removeprefix("Seat 2: call "))
+    assert (data["caller"], data["target"], data["call"]) == (2, 0, "ZAP")
     scenario["expect"] = {"scores": [0, 1]}
     path.write_text(json.dumps(scenario))
     assert run_cli("replay", str(path)).returncode == 1
