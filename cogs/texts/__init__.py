@@ -49,7 +49,13 @@ LOCALES = Path(__file__).resolve().parents[2] / "locales"
 SOURCE = "en"
 # The languages the referee speaks: a folder under locales/ and a line here (its name as its
 # speakers write it, shown where a language is chosen).
-LANGUAGES: dict[str, str] = {"en": "English"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "es": "Español",
+    "de": "Deutsch",
+    "pt_BR": "Português (Brasil)",
+    "pl": "Polski",
+}
 GAMES = ("zipzap", "zaptrap", "spytrap", "gifttrap", "trap")
 DOMAINS = ("table", *GAMES)
 
