@@ -116,7 +116,7 @@ class Spine:
             draw=self.drawing.panel,
             prepare=self.drawing.prepare_panel,
         )
-        self.announcer = Announcer(self.messages, scheduler)
+        self.announcer = Announcer(self.messages, scheduler, self.drawing.waiting_on)
         self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
