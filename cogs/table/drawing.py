@@ -159,8 +159,15 @@ class TableDrawing:
             self.downloads(table),
             latest=self.latest(table),
             clock=self.clock(table),
+            extra=self.unseen(self._sketches(table)),
             earlier=T.gettext("the table's 📜 History") if history else None,
         )
+
+    def unseen(self, sketches: list[Sketch]) -> list[str]:
+        """In words, each picture that could not be drawn (cogs/table/pictures.py): the message
+        goes out without it, and says what it would have shown."""
+        unavailable = self.art.unavailable(sketches)
+        return [T.gettext("🖼️ *Picture unavailable:* {alt}", alt=alt) for alt in unavailable]
 
     def latest(self, table: Table, count: int = 5) -> list[str]:
         """The table's last ``count`` Latest lines, worded now (cogs/table/latest.py)."""
@@ -276,8 +283,9 @@ class TableDrawing:
         embed, items = ui.panel(table, seat, note, nav)
         hook = getattr(ui, "panel_pictures", None)
         pictures = list(hook(table, seat)) if hook is not None else []
-        pictures += self.art.pictures(self._panel_sketches(table, seat, nav))
-        return Drawing(embed, items, pictures, clock=self.clock(table))
+        sketches = self._panel_sketches(table, seat, nav)
+        pictures += self.art.pictures(sketches)
+        return Drawing(embed, items, pictures, clock=self.clock(table), extra=self.unseen(sketches))
 
     def waiting_on(self, table: Table) -> list[int] | None:
         """The seats the table waits on, from public information only (None: anyone may act, as
@@ -314,7 +322,7 @@ class TableDrawing:
             return Drawing(self.lobby.embed(table))
         drawing = self.draw(table)
         drawing.items = []
-        drawing.extra = [T.gettext("**Waiting on** · {waiting}", waiting=self.waiting_text(table))]
+        drawing.extra.append(T.gettext("**Waiting on** · {waiting}", waiting=self.waiting_text(table)))
         return drawing
 
     def waiting_text(self, table: Table) -> str:

@@ -81,7 +81,13 @@ class Entry:
             await self._guarded(interaction, self._finished_history(interaction, table_id))
             return
         if table is None:
-            await reply(interaction, T.gettext("That table has ended, so its buttons no longer do anything."))
+            broken = self.spine.broken_table(table_id)
+            await reply(
+                interaction,
+                broken.notice()
+                if broken is not None
+                else T.gettext("That table has ended, so its buttons no longer do anything."),
+            )
             return
         async with table.lock:
             await self._guarded(interaction, self._table_button(interaction, table, verb, arg), table)
@@ -244,6 +250,9 @@ class Entry:
             await reply(interaction, T.gettext(RESTARTING))
             return
         table = self.spine.tables.get(table_id)
+        if table is None and (broken := self.spine.broken_table(table_id)) is not None:
+            await reply(interaction, broken.notice())
+            return
         if table is None and interaction.guild_id is None:
             # Discord delivers every DM click to shard 0, whichever process owns the table.
             await self._foreign_click(interaction, table_id, version, action)
@@ -386,7 +395,11 @@ class Entry:
             return
         table = self.spine.table_in(interaction.channel_id)
         if table is None:
-            await reply(interaction, T.gettext("There's no table in this channel."))
+            broken = self.spine.broken.get(interaction.channel_id or 0)
+            await reply(
+                interaction,
+                broken.notice() if broken is not None else T.gettext("There's no table in this channel."),
+            )
             return
         async with table.lock:
             await self._guarded(interaction, self._command_action(interaction, table, action), table)

@@ -37,7 +37,7 @@ from cogs.table.computers import replacement_level
 from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Failure, classify, missing
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
-from cogs.table.spine import BrokenTable, Spine
+from cogs.table.spine import Spine
 from cogs.texts import Texts
 from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict
@@ -79,14 +79,7 @@ class Lifecycle:
         if self.spine.draining:
             raise Refusal(T.gettext(RESTARTING))
         if channel_id in self.spine.broken:
-            broken = self.spine.broken[channel_id]
-            raise Refusal(
-                T.gettext(
-                    "This channel holds a table I couldn't load (table {table}). A server manager "
-                    "can clear it with `/table stop`.",
-                    table=broken.id,
-                )
-            )
+            raise Refusal(self.spine.broken[channel_id].notice())
         if self.spine.table_in(channel_id) is not None:
             raise Refusal(
                 T.gettext(
@@ -185,6 +178,8 @@ class Lifecycle:
             raise Refusal(T.gettext(RESTARTING))
         table = self.spine.table_in(interaction.channel_id)
         if table is None:
+            if (broken := self.spine.broken.get(interaction.channel_id or 0)) is not None:
+                raise Refusal(broken.notice())
             raise Refusal(T.gettext("There's no table in this channel."))
         async with table.lock:
             try:
@@ -308,9 +303,7 @@ class Lifecycle:
                 log.exception(
                     "could not resume table %s; a server manager can clear it with /table stop", row.id
                 )
-                self.spine.broken[row.channel_id] = BrokenTable(
-                    row.id, row.version, row.guild_id, repr(error)
-                )
+                await self.spine.mark_broken(row.id, row.channel_id, row.version, row.guild_id, error)
                 continue
             self.spine.track(table)
             # What the message shows is not known after a restart (a redraw may have been lost

@@ -24,7 +24,7 @@ from cogs.table.messages import TableMessages
 from cogs.table.model import SeatInfo, Table
 from cogs.table.panels import Panels
 from cogs.table.scheduler import Scheduler
-from cogs.table.spine import Spine
+from cogs.table.spine import BrokenTable, Spine
 from cogs.table.thinking import Thinker
 from db.store import Store
 from rules.base import ComputerPlayer, Event
@@ -130,6 +130,10 @@ class Referee:
 
     def register(self, ui: GameUI) -> None:
         self.spine.register(ui)
+
+    def broken_in(self, channel_id: int | None) -> BrokenTable | None:
+        """The table in this channel that could not be loaded after a restart, if any."""
+        return self.spine.broken.get(channel_id or 0)
 
     def table_in(self, channel_id: int | None) -> Table | None:
         return self.spine.table_in(channel_id)

@@ -71,6 +71,22 @@ class BrokenTable:
     version: int
     guild_id: int
     reason: str
+    kept: int = 0  # the actions it had recorded, still in the database
+
+    def notice(self) -> str:
+        """What a person is told wherever they reach it: a click on its messages, `/table
+        status`, a move typed, `/… new` in its channel."""
+        kept = T.ngettext(
+            "its seats and the {n} move it recorded are kept",
+            "its seats and the {n} moves it recorded are kept",
+            self.kept,
+        )
+        return T.gettext(
+            "Table {table} in this channel couldn't be loaded after a restart, so it can't go on "
+            "({kept}). A server manager can end it with `/table stop`; then a new table can start here.",
+            table=self.id,
+            kept=kept,
+        )
 
 
 class Spine:
@@ -100,7 +116,7 @@ class Spine:
             draw=self.drawing.panel,
             prepare=self.drawing.prepare_panel,
         )
-        self.announcer = Announcer(self.messages, scheduler)
+        self.announcer = Announcer(self.messages, scheduler, self.drawing.waiting_on)
         self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
@@ -125,6 +141,22 @@ class Spine:
     def table_in(self, channel_id: int | None) -> Table | None:
         tid = self.by_channel.get(channel_id or 0)
         return self.tables.get(tid) if tid is not None else None
+
+    def broken_table(self, table_id: int) -> BrokenTable | None:
+        """The table of this id that could not be loaded, if it is one."""
+        return next((b for b in self.broken.values() if b.id == table_id), None)
+
+    async def mark_broken(
+        self, table_id: int, channel_id: int, version: int, guild_id: int, error: BaseException
+    ) -> None:
+        """Hold a table that does not load: its channel stays taken until a server manager
+        clears it, and everyone who reaches it is told why (``BrokenTable.notice``)."""
+        try:
+            kept = len(await self.store.actions(table_id))
+        except Exception:  # only the notice's count is lost
+            log.warning("could not count the actions of table %s", table_id, exc_info=True)
+            kept = 0
+        self.broken[channel_id] = BrokenTable(table_id, version, guild_id, repr(error), kept)
 
     def table_or_closed(self, table_id: int) -> Table | None:
         return self.tables.get(table_id) or self.messages.closed.get(table_id)
@@ -211,7 +243,7 @@ class Spine:
         except Exception as error:
             log.exception("table %s no longer loads", table.id)
             self.forget(table)
-            self.broken[table.channel_id] = BrokenTable(table.id, row.version, table.guild_id, repr(error))
+            await self.mark_broken(table.id, table.channel_id, row.version, table.guild_id, error)
             return
         table.adopt(fresh)
         table.planned.clear()
