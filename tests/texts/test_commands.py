@@ -57,8 +57,8 @@ def test_discord_locales_map_to_our_languages(monkeypatch: pytest.MonkeyPatch) -
 
 async def test_an_unknown_language_gets_none() -> None:
     text = app_commands.locale_str("The game table in this channel")
-    assert await translate(text, discord.Locale.german) is None  # German is not spoken today
-    assert await translate(text, discord.Locale.japanese) is None
+    assert await translate(text, discord.Locale.japanese) is None  # Japanese is not spoken (yet)
+    assert await translate(text, discord.Locale.korean) is None
     assert await translate(text, discord.Locale.american_english) is None  # English is the default
 
 
