@@ -2,8 +2,10 @@
 
 - Every text the picture modules mark (cogs/drawings/*.py but the Discord panels), in every
   language's catalog as it is on disk when the test runs (translators fill them in as they go), has
-  a glyph in the shipped font for each of its characters; so do numbers as each language writes
-  them and the gifts' names.
+  a glyph in the shipped font for each of its characters, and lays out in it; so do numbers as each
+  language writes them and the gifts' names. The alt texts beside the pictures' words are checked
+  too (they are a screen reader's, so a character only Discord can show would be refused here:
+  move such a text out of cogs/drawings, or name it in an exception here).
 - The font's characters are read twice: by lettering.py's own cmap reader (what the bot uses) and by
   fontTools; they must agree, and a Polish letter must draw differently from the missing-glyph box.
 - Names people chose (Cyrillic, Greek, Arabic, Chinese, emoji) drawn in GiftTRAP's reveal picture:
@@ -36,6 +38,7 @@ DRAWINGS = ROOT / "cogs" / "drawings"
 # The Discord panels live beside the pictures but are messages, not drawings: their texts are
 # shown by Discord, which has every script.
 PICTURE_FILES = sorted(p for p in DRAWINGS.glob("*.py") if not p.stem.endswith("_panel"))
+FONT = lettering.font(13)  # each text is laid out at a caption's size too
 
 
 def literal(text: str) -> str:
@@ -75,6 +78,8 @@ def unlettered(lang: str) -> list[str]:
             lacking = lettering.missing(literal(text))
             if lacking:
                 problems.append(f"{lang}/{domain}: {text!r} lacks {lacking}")
+            elif literal(text).strip() and FONT.getbbox(literal(text)) == (0, 0, 0, 0):
+                problems.append(f"{lang}/{domain}: {text!r} lays out as nothing")
     return problems
 
 
