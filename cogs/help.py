@@ -241,6 +241,7 @@ def help_embed() -> discord.Embed:
             "games, each one a replay away · `/replay` a game by its number"
         ),
         T.gettext("`/stats forget` delete your record here · managers: `/season new`, `/stats export`"),
+        T.gettext("`/settings my-language` the language I speak to you · managers: `/settings language`"),
     ]
     return discord.Embed(
         title=T.gettext("How this bot works"), description="\n".join(lines), colour=discord.Colour.blurple()

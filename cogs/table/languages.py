@@ -118,15 +118,17 @@ def client_language(interaction: discord.Interaction[Any], which: str) -> str | 
     return language_of(locale) if isinstance(locale, discord.Locale) else None
 
 
-def speak_to(interaction: discord.Interaction[Any]) -> str:
-    """Make the rest of this interaction's task speak its person's language; returns it."""
+def speak_to(interaction: discord.Interaction[Any], table_id: int | None = None) -> str:
+    """Make the rest of this interaction's task speak its person's language; returns it. The
+    table it concerns (for a person whose Discord language the referee does not speak): the one
+    a button names (``table_id``: a DM panel's is in no channel of it), else the channel's."""
     referee = getattr(interaction.client, "referee", None)
     languages: Languages | None = getattr(referee, "languages", None)
-    if languages is None:
+    if referee is None or languages is None:
         lang = client_language(interaction, "locale") or SOURCE
     else:
-        table = referee.table_in(interaction.channel_id) if referee is not None else None
-        lang = languages.of_interaction(interaction, table)
+        table = referee.table_or_closed(table_id) if table_id is not None else None
+        lang = languages.of_interaction(interaction, table or referee.table_in(interaction.channel_id))
     speak(lang)
     return lang
 
@@ -137,5 +139,6 @@ class Spoken:
     clicker's language. It awaits nothing: the callback still takes the table's lock first."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        speak_to(interaction)
+        table_id = getattr(self, "table_id", None)  # the table's buttons name their table
+        speak_to(interaction, table_id if isinstance(table_id, int) else None)
         return True
