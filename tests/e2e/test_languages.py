@@ -32,25 +32,38 @@ async def click(actor: Any, message: Any, custom_id: str) -> Any:
 
 
 class Seat:
-    """A person at a Zip Zap table who plays the first card their panel offers."""
+    """A person at a Zip Zap table who plays the first card their panel offers (in the channel,
+    or from their DMs once they asked for their hand there)."""
 
     def __init__(self, actor: Any, table_id: int, lobby: Any) -> None:
         self.actor, self.table_id, self.lobby = actor, table_id, lobby
-        self.panel: Any = None
+        self._panel: Any = None
+        self.dm: int | None = None  # the DM panel's message id
+
+    @property
+    def panel(self) -> Any:
+        if self.dm is not None:  # read afresh: history gives snapshots
+            return next(m for m in self.actor.user.dm_channel.history() if m.id == self.dm)
+        return self._panel
 
     async def open_hand(self) -> None:
         result = await click(self.actor, self.lobby, f"gt:{self.table_id}:hand")
         assert result.ephemeral
-        self.panel = result.response
+        self._panel = result.response
+
+    async def by_dm(self) -> None:
+        await click(self.actor, self.lobby, f"gt:{self.table_id}:dm")
+        self.dm = self.actor.user.dm_channel.history()[-1].id
 
     async def step(self) -> None:
+        clicker = self.actor.user if self.dm is not None else self.actor
         offered = playable(self.panel)
         if offered:
-            await click(self.actor, self.panel, offered[0]["custom_id"])
+            await click(clicker, self.panel, offered[0]["custom_id"])
             return
         refresh = [b for b in buttons(self.panel) if (b.get("custom_id") or "").endswith(":refresh")]
         if refresh:
-            await click(self.actor, self.panel, refresh[0]["custom_id"])
+            await click(clicker, self.panel, refresh[0]["custom_id"])
         else:
             await self.open_hand()
 
@@ -60,7 +73,8 @@ async def test_a_german_table_with_a_polish_and_a_spanish_player(simcord_env, si
     """A server whose Discord language is German; Ola's Discord is in Polish, Bea's in Spanish,
     Cleo's in French (which the referee does not speak). Ola opens a Zip Zap table without
     choosing a language: the table is German. Everything in the channel (the lobby, the table,
-    the results) is German; Ola's panel and answers are Polish, Bea's Spanish (a refusal too);
+    the results) is German; Ola's panel and answers are Polish, Bea's Spanish (a refusal, and her
+    DM panel as it follows the table);
     Cleo's refusal falls back to the table's German.
 
     Seen failing (throwaway runs) with TableDrawing.ready not speaking the table's language (the
@@ -89,8 +103,8 @@ async def test_a_german_table_with_a_polish_and_a_spanish_player(simcord_env, si
     await click(ola, lobby, f"gt:{table.id}:cpu:casual")
     await click(ola, lobby, f"gt:{table.id}:start")
     seats = [Seat(ola, table.id, lobby), Seat(bea, table.id, lobby)]
-    for seat in seats:
-        await seat.open_hand()
+    await seats[0].open_hand()
+    await seats[1].by_dm()  # Bea plays from her DMs: that panel is redrawn with no click at hand
     nosy = await click(cleo, lobby, f"gt:{table.id}:hand")  # not playing: refused
     assert "[de]" in reply_text(nosy), reply_text(nosy)
     for _ in range(400):
@@ -113,6 +127,8 @@ async def test_a_german_table_with_a_polish_and_a_spanish_player(simcord_env, si
         assert seen, actor.name
         for message in seen:
             assert languages_on(message) == {language}, (actor.name, message_text(message))
+    dms = bea.user.dm_channel.history()
+    assert dms and all(languages_on(m) == {"es"} for m in dms), [message_text(m) for m in dms]
 
 
 @pytest.mark.simcord(settle_timeout=20)
