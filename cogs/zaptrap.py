@@ -34,7 +34,7 @@ from cogs.drawings.zaptrap_panel import RECENT_GESTURES, ZapTrapPanel, state_of
 from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.help import send_rules
 from cogs.table.buttons import TableButton
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language, number
@@ -448,6 +448,7 @@ class ZapTrapCog(commands.Cog):
         thread=_command_text(N_("thread")),
         target=_command_text(N_("target")),
         wrong_targets=_command_text(N_("wrong_targets")),
+        language=_command_text(N_("language")),
     )
     @app_commands.describe(
         seats=_command_text(N_("How many seats (3–6; with 4 or 6, partners sit opposite)")),
@@ -457,7 +458,9 @@ class ZapTrapCog(commands.Cog):
         thread=_command_text(N_("Play in a new thread")),
         target=_command_text(N_("Points to win (default 7)")),
         wrong_targets=_command_text(N_("3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them")),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -468,6 +471,7 @@ class ZapTrapCog(commands.Cog):
         thread: bool = False,
         target: app_commands.Range[int, 1, 50] = 7,
         wrong_targets: Literal["penalise", "refuse"] = "penalise",
+        language: str | None = None,
     ) -> None:
         await open_table_command(
             interaction,
@@ -477,6 +481,7 @@ class ZapTrapCog(commands.Cog):
             rules={"preset": preset, "target": target, "refuse_wrong_targets": wrong_targets == "refuse"},
             thread=thread,
             timers={"lull": float(lull)} if lull is not None else None,
+            language=language,
         )
 
     @zaptrap.command(
