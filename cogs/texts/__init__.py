@@ -138,7 +138,13 @@ def signed(number: int) -> str:
 
 def join(items: Sequence[str], *, style: str = "standard") -> str:
     """ "a, b, and c" in the language's own words (CLDR list patterns)."""
-    return format_list(list(items), style=style, locale=_locale(language()))  # type: ignore[arg-type]
+    locale = _locale(language())
+    try:
+        return format_list(list(items), style=style, locale=locale)  # type: ignore[arg-type]
+    except (KeyError, ValueError):
+        # CLDR gives some languages no pattern of that style (Spanish has no "unit" start pattern):
+        # the language's standard list reads right there too.
+        return format_list(list(items), style="standard", locale=locale)
 
 
 class Texts:
