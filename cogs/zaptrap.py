@@ -22,7 +22,7 @@ allows, and in the final summary once the game is over. Gestures on the public t
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -36,6 +36,7 @@ from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, number
 from cogs.words import zaptrap as words
@@ -421,6 +422,12 @@ def _command_text(text: str) -> locale_str:
     return locale_str(text, domain=T.domain)
 
 
+def _choice_text(option: str, text: str) -> locale_str:
+    """A choice's name of ``option``, translated like ``_command_text``; the option is its
+    context in the catalog (``pgettext``'s), as a choice's word may mean another thing elsewhere."""
+    return locale_str(text, domain=T.domain, context=option)
+
+
 class ZapTrapCog(commands.Cog):
     zaptrap = app_commands.Group(
         name=_command_text(N_("zaptrap")),
@@ -454,16 +461,31 @@ class ZapTrapCog(commands.Cog):
         target=_command_text(N_("Points to win (default 7)")),
         wrong_targets=_command_text(N_("3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them")),
     )
+    @app_commands.choices(
+        preset=[
+            # Translators: a choice of /zaptrap new's preset: the game's own alien deck (its title).
+            app_commands.Choice(name=_choice_text("preset", N_("zaptrap")), value="zaptrap"),
+            # Translators: a choice of /zaptrap new's preset: classic Kemps (a game's name).
+            app_commands.Choice(name=_choice_text("preset", N_("kemps")), value="kemps"),
+        ],
+        speed=SPEED_CHOICES,
+        wrong_targets=[
+            # Translators: a choice of /zaptrap new's wrong_targets: a wrong target costs points.
+            app_commands.Choice(name=_choice_text("wrong_targets", N_("penalise")), value="penalise"),
+            # Translators: a choice of /zaptrap new's wrong_targets: a wrong target is refused.
+            app_commands.Choice(name=_choice_text("wrong_targets", N_("refuse")), value="refuse"),
+        ],
+    )
     async def new(
         self,
         interaction: discord.Interaction[Any],
         seats: app_commands.Range[int, 3, 6] = 4,
-        preset: Literal["zaptrap", "kemps"] = "zaptrap",
+        preset: str = "zaptrap",
         lull: app_commands.Range[int, 2, 300] | None = None,
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        speed: str = "relaxed",
         thread: bool = False,
         target: app_commands.Range[int, 1, 50] = 7,
-        wrong_targets: Literal["penalise", "refuse"] = "penalise",
+        wrong_targets: str = "penalise",
     ) -> None:
         await open_table_command(
             interaction,

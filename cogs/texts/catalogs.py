@@ -58,7 +58,26 @@ def extract(domain: str, files: Iterable[Path] | None = None) -> Catalog:
             "python", str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
         ):
             template.add(message, None, auto_comments=comments, context=context)
+    if files is None:
+        _data_texts(domain, template)
     return template
+
+
+def _data_texts(domain: str, template: Catalog) -> None:
+    """Texts kept as data rather than code: GiftTRAP's gift names (gifts.json), each with the
+    context "gift" (cogs.drawings.gifttrap_cards.gift_name looks them up so) and its emoji and tags
+    for the translator."""
+    if domain != "gifttrap":
+        return
+    from rules.gifttrap.gifts import PACK_GIFTS, PRICES  # the engine's data, read only here
+
+    for pack, gifts in sorted(PACK_GIFTS.items()):
+        for gift in gifts:
+            comment = (
+                f"a gift of the {PRICES[pack]} pack, shown as {gift.emoji} and tagged "
+                f"{', '.join(gift.tags)}: a short name (it is drawn on a small card, two lines at most)."
+            )
+            template.add(gift.name, None, auto_comments=[comment], context="gift")
 
 
 def render(catalog: Catalog, *, template: bool) -> str:

@@ -41,6 +41,9 @@ SHOWN_KEYWORDS = frozenset(
 SHOWN_CALLS = frozenset(
     {"Refusal", "TextDisplay", "send_message", "send", "reply", "edit_message", "followup"}
 )
+# Calls whose ``value=`` is data (a slash command's choice: its name is shown, its value is what
+# the command receives), unlike an embed field's.
+VALUE_CALLS = frozenset({"Choice"})
 OPERATOR_CALLS = frozenset(
     {
         "print",
@@ -147,7 +150,9 @@ class _Scan(ast.NodeVisitor):
             if name in SHOWN_CALLS and node.args:
                 self.shown.add(id(node.args[0]))
             for keyword in node.keywords:
-                if keyword.arg in SHOWN_KEYWORDS:
+                if name in VALUE_CALLS and keyword.arg == "value":
+                    self._pass_over(keyword.value)  # what the command receives, never shown
+                elif keyword.arg in SHOWN_KEYWORDS:
                     self.shown.add(id(keyword.value))
         self.generic_visit(node)
 
