@@ -8,7 +8,8 @@ What the check refuses:
 - a language's catalog missing a message, holding a fuzzy or empty one, or a translation whose
   placeholders (``{name}``) differ from the source's;
 - a catalog without the plural forms its language needs (CLDR: English 2, Polish 3);
-- a text shown to people that is not marked for translation (``unmarked.py``).
+- a text shown to people that is not marked for translation (``unmarked.py``);
+- a translated rules document whose structure differs from the English (``rules_documents.py``).
 
 Templates are written without source locations and sorted, so moving a line changes nothing; the
 languages' catalogs carry a fixed date, so only real changes show in a diff.
@@ -210,4 +211,7 @@ def check() -> list[str]:
                 catalog = read_po(f, locale=lang, domain=domain)
             problems.extend(check_catalog(lang, domain, template, catalog))
     problems.extend(unmarked())
+    from cogs.texts.rules_documents import check_documents  # reads the engines' documents
+
+    problems.extend(check_documents())
     return problems
