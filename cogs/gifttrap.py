@@ -28,7 +28,7 @@ from cogs.table.common import escape
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
-from cogs.table.options import SPEED_CHOICES
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, signed
 from cogs.words import gifttrap as words
@@ -141,7 +141,7 @@ class GiftTrapUI:
         return [
             T.gettext("Track: GO → GIFTED at {length}", length=options.track_length),
             cards_on if options.strategy_cards else cards_off,
-            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed),
+            T.gettext("Speed: {speed} — {help}", speed=speed_name(table.speed), help=speed),
         ]
 
     # --- public table --------------------------------------------------------------------------

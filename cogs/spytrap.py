@@ -27,7 +27,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
-from cogs.table.options import SPEED_CHOICES
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
 from cogs.words import spytrap as words
@@ -93,7 +93,7 @@ class SpyTrapUI:
 
     def options_lines(self, table: Table) -> list[str]:
         return [
-            T.gettext("Speed: {speed}", speed=table.speed),
+            T.gettext("Speed: {speed}", speed=speed_name(table.speed)),
             T.gettext("Round limit: {rounds}", rounds=table.options.round_limit),
         ]
 

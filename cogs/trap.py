@@ -52,7 +52,7 @@ from cogs.table.drawing import Announcement
 from cogs.table.layout import Download
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
-from cogs.table.options import SPEED_CHOICES
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts
 from cogs.words import trap as words
@@ -157,7 +157,7 @@ class TrapUI:
                 last=last,
             ),
             T.gettext("Setup: {setup}", setup=setup),
-            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed_help),
+            T.gettext("Speed: {speed} — {help}", speed=speed_name(table.speed), help=speed_help),
             T.gettext("Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first)."),
         ]
 

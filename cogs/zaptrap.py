@@ -71,10 +71,13 @@ def table_sketch(view: ZapTrapView) -> Sketch | None:
     if not cards:
         return None
     preset, species = view["preset"], int(view["species"])
+    # The words on the cards, in the reader's language: made here, as the drawing may be done in a
+    # worker process; the key holds them, since the picture shows them.
+    words = zaptrap_cards.captions(cards, preset, species)
     return Sketch(
         TABLE_FILE,
-        ("zaptrap-table", preset, species, cards),
-        partial(zaptrap_cards.face_up_png, cards, preset, species),
+        ("zaptrap-table", preset, species, cards, tuple(sorted(words.items()))),
+        partial(zaptrap_cards.face_up_png, cards, preset, species, words),
         zaptrap_cards.table_alt(view),
         small=len(cards) == 1,
     )
@@ -89,10 +92,11 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
         givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
         playable = tuple(sorted(c for c in set(cards) if c in givable))
     preset, species = view["preset"], int(view["species"])
+    words = zaptrap_cards.captions(cards, preset, species)  # as in table_sketch
     return Sketch(
         HAND_FILE,
-        ("zaptrap-hand", preset, species, cards, playable),
-        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species),
+        ("zaptrap-hand", preset, species, cards, playable, tuple(sorted(words.items()))),
+        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, words=words),
         zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
     )
 

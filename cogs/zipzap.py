@@ -21,7 +21,7 @@ from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
-from cogs.table.options import SPEED_CHOICES
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, join
 from rules.base import Event, IllegalAction
@@ -271,7 +271,9 @@ class ZipZapUI:
             T.gettext("Scoring: {scoring}", scoring=scoring),
             T.gettext("Rounds: {rounds}", rounds=rounds),
             T.gettext(
-                "Speed: {speed} — {help}", speed=table.speed, help=T.gettext(speed_help) if speed_help else ""
+                "Speed: {speed} — {help}",
+                speed=speed_name(table.speed),
+                help=T.gettext(speed_help) if speed_help else "",
             ),
         ]
 

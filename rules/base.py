@@ -55,6 +55,23 @@ class IllegalAction(Exception):
         self.params: JSON = params
 
 
+class OptionError(ValueError):
+    """Table options the game refuses, as data: ``code`` says why and ``params`` with what, worded
+    for people by the table in their language (cogs/table/options.py). The English sentence is
+    the error's text (``str(error)``), for scenario files and the command line.
+
+    Codes and their params: ``unknown`` (``options``: the names the game has not), ``not_a_choice``
+    (``option``, ``value``, ``choices``), ``out_of_range`` (``option``, ``low``, ``high``, and
+    ``unset`` when leaving it out is allowed), ``not_a_flag`` (``option``), and ``no_sets`` (Zap or
+    Trap: a deck too small for anyone to hold a set).
+    """
+
+    def __init__(self, code: str, message: str, /, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: JSON = params
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, public to everyone at the table, as data.

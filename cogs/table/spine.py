@@ -39,6 +39,7 @@ from cogs.table.failures import Failure
 from cogs.table.lobby import Lobby
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
+from cogs.table.notes import note
 from cogs.table.panels import Panels
 from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
@@ -462,10 +463,7 @@ class Spine:
                 return
             draft = self.draft(table)
             draft.status = "abandoned"
-            draft.closed_note = T.gettext(
-                "This table's channel was deleted or the bot lost access to it, so the game was "
-                "abandoned. No results were recorded."
-            )
+            draft.closed_note = note("abandoned")
             await self.save(table, draft)  # a failure raises: the scheduler tries again
             log.warning("table %s abandoned: its channel stayed unreachable", table.id)
             self.closed(table)

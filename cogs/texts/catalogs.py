@@ -17,6 +17,7 @@ languages' catalogs carry a fixed date, so only real changes show in a diff.
 
 from __future__ import annotations
 
+import copy
 import io
 import string
 from collections.abc import Iterable
@@ -110,14 +111,22 @@ def _updated(lang: str, domain: str, template: Catalog) -> Catalog:
     return catalog
 
 
+def updated_catalogs(domain: str, template: Catalog) -> dict[str, Catalog]:
+    """Every language's catalog of ``domain`` brought in step with ``template``."""
+    # Each language gets its own copy: Babel's update adds the template's new Message objects
+    # themselves, and the source language's fills them in with their English, which every language
+    # updated after it would then take for a translation (and the check for a translated text).
+    return {lang: _updated(lang, domain, copy.deepcopy(template)) for lang in LANGUAGES}
+
+
 def update() -> list[Path]:
     """Write every template and every language's catalog; return the files that changed."""
     changed: list[Path] = []
     for domain in DOMAINS:
         template = extract(domain)
         outputs = {template_path(domain): render(template, template=True)}
-        for lang in LANGUAGES:
-            outputs[catalog_path(lang, domain)] = render(_updated(lang, domain, template), template=False)
+        for lang, catalog in updated_catalogs(domain, template).items():
+            outputs[catalog_path(lang, domain)] = render(catalog, template=False)
         for path, text in outputs.items():
             if not path.exists() or path.read_text() != text:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,10 +12,10 @@ text outside the lists (the introduction), and line breaks inside an item.
 from __future__ import annotations
 
 import re
+import string
 from pathlib import Path
 
 from cogs.texts import GAMES, LANGUAGES, SOURCE
-from cogs.texts.catalogs import fields
 from rules.base import markdown_items, packaged_text, translated_path
 
 DOCUMENTS = ("rules.md", "rulings.md", "option_rulings.md")
@@ -24,6 +24,15 @@ KEY = re.compile(r"^([\w.]+): ")
 # A heading that is a key, "## deck" (Zap or Trap's option_rulings.md), not words.
 KEY_HEADING = re.compile(r"^## (\w+)\s*$", re.MULTILINE)
 HEADING = re.compile(r"^## .*$", re.MULTILINE)
+
+
+def fields(text: str) -> set[str]:
+    """The placeholders of a text, {name} as str.format reads them (the engine fills them so)."""
+    return {
+        name.split(".")[0].split("[")[0]
+        for _, name, _, _ in string.Formatter().parse(text)
+        if name is not None
+    }
 
 
 def _package(game: str) -> str:
