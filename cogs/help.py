@@ -21,7 +21,7 @@ from discord.ext import commands
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
 from cogs.table.languages import Spoken
-from cogs.texts import N_, Texts
+from cogs.texts import N_, Texts, language
 from rules import GAMES
 
 T = Texts(__name__)
@@ -270,8 +270,11 @@ def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[disco
     table = _table_here(game, interaction)
     options = table.options if table is not None else game.parse_options({})
     title = T.gettext("{title} — how to play", title=game.title)
-    rules = discord.Embed(title=title, description=game.rules_text()[:4096])
-    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
+    # The reader's language (their own: the Full rules are shown to them alone); a game whose
+    # documents are not translated into it yet reads in English.
+    lang = language()
+    rules = discord.Embed(title=title, description=game.rules_text(lang)[:4096])
+    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options, lang))
     house = discord.Embed(
         title=T.gettext("House rulings in force"), description=rulings[:4096], colour=discord.Colour.blurple()
     )

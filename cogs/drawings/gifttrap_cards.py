@@ -12,7 +12,7 @@ and handed to the drawing: a worker process that draws it does not know the lang
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -35,6 +35,7 @@ from cogs.drawings.cards import (
 )
 from cogs.drawings.lettering import font, legible
 from cogs.texts import N_, Texts
+from rules.gifttrap.gifts import GIFTS
 from rules.gifttrap.tokens import TOKENS, Token
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
 
@@ -54,6 +55,33 @@ TOKEN_LABELS: dict[str, str] = {
 NO_MATCH_LABEL = N_("NO MATCH −1")
 # Translators: a token named alone, in "place your GREAT, GOOD tokens" (NO WAY is "NO" there).
 TOKEN_NAMES: dict[str, str] = {"great": N_("GREAT"), "good": N_("GOOD"), "ok": N_("OK"), "noway": N_("NO")}
+
+
+def gift_name(gift_id: str, stored: str | None = None) -> str:
+    """A gift's name in the language spoken now. The engine names a gift by its id; its English
+    name (gifts.json) is the catalog's message, with the context "gift" (python -m cogs.texts
+    update adds each one, with its emoji and tags for the translator). A gift not in gifts.json
+    (an old record's) keeps the name it was ``stored`` with."""
+    known = GIFTS.get(gift_id)
+    if known is None:
+        return stored if stored is not None else gift_id
+    return T.pgettext("gift", known.name)
+
+
+def name_of(gift: Mapping[str, Any]) -> str:
+    """The name of a gift as a view or record holds it (its id, and the name it was stored with)."""
+    return gift_name(gift.get("gift", ""), gift.get("name"))
+
+
+def named(gifts: Sequence[LaidOutGift]) -> list[LaidOutGift]:
+    """The gifts with their names in the language spoken now: what a picture draws is made before
+    the drawing, which may be done in a worker process that does not know the language."""
+    return [{**gift, "name": name_of(gift)} for gift in gifts]
+
+
+def named_reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
+    """Unwrapped gifts with their names in the language spoken now (see ``named``)."""
+    return [{**gift, "name": name_of(gift)} for gift in revealed]
 
 
 def token_label(token: str | None) -> str:
@@ -113,7 +141,7 @@ TOKEN_R = 17
 
 def _gift_face(gift: LaidOutGift, price: str) -> Face:
     fill = PACK_FILLS.get(len(price), PACK_FILLS[1])
-    name = gift["name"]
+    name = gift["name"]  # already in the reader's language (named)
 
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
         x0, y0, x1, _ = box
@@ -160,9 +188,10 @@ def gifts_png(
     trapped: Collection[int] = (),
     words: PictureWords | None = None,
 ) -> bytes:
-    """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
-    a seat's own placings in its panel (never pass someone else's before the reveal); the
-    ``trapped`` spaces (GiftTRAP shouted on them: public) are crossed out, as in the reveal."""
+    """The round's gifts on their spaces (``layout`` with its names worded: ``named``); ``tokens``
+    (token -> space) puts those tokens on the gifts, a seat's own placings in its panel (never pass
+    someone else's before the reveal); the ``trapped`` spaces (GiftTRAP shouted on them: public)
+    are crossed out, as in the reveal."""
     columns, rows = grid(len(layout))
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
     height = 2 * PAD + rows * CARD_H + (rows - 1) * (ROW_GAP + TOKEN_R) + TOKEN_R
@@ -210,7 +239,7 @@ def gifts_alt(
                 else T.gettext("{first} and {second}", first=here[0], second=here[1])
             )
             notes.append(T.gettext("your {tokens}", tokens=mine))
-        item = T.gettext("{space}. {name}", space=g["space"], name=g["name"])
+        item = T.gettext("{space}. {name}", space=g["space"], name=name_of(g))
         if notes:
             item = T.gettext("{gift} ({notes})", gift=item, notes="; ".join(notes))
         items.append(item)
@@ -226,7 +255,7 @@ def gifts_alt(
 def gifts_picture(
     layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None
 ) -> Picture:
-    return Picture(gifts_png(layout, price, tokens), gifts_alt(layout, price, tokens))
+    return Picture(gifts_png(named(layout), price, tokens), gifts_alt(layout, price, tokens))
 
 
 def table_picture(view: GiftTrapView) -> Picture:
@@ -256,10 +285,10 @@ def reveal_png(
     names: Sequence[str] | None = None,
     words: PictureWords | None = None,
 ) -> bytes:
-    """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
-    once revealed) and labelled giver to receiver: by ``names`` (each seat's, as the table shows
-    them: "from Bea" over "to Al"), else by seat number ("2 to 3"); a GiftTRAPped gift is crossed
-    out, since it moves no marker."""
+    """The latest unwrapped gifts in reveal order (their names worded: ``named_reveals``), each
+    with the receiver's token on it (public once revealed) and labelled giver to receiver: by
+    ``names`` (each seat's, as the table shows them: "from Bea" over "to Al"), else by seat
+    number ("2 to 3"); a GiftTRAPped gift is crossed out, since it moves no marker."""
     shown = _reveals(revealed)
     said = words or picture_words(names or ())
     columns, rows = grid(len(shown))
@@ -309,7 +338,7 @@ def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = N
         token = token_label(gift["token"])
         if gift["trapped"]:
             token = T.gettext("{token}, GiftTRAPped", token=token)
-        what = {"gift": gift["name"], "space": gift["space"], "token": token}
+        what = {"gift": name_of(gift), "space": gift["space"], "token": token}
         if names is None:
             giver, receiver = gift["giver"] + 1, gift["receiver"] + 1
             items.append(
@@ -345,7 +374,8 @@ def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = N
 
 def reveal_picture(view: GiftTrapView) -> Picture:
     """The reveal so far on the public table: what each gift was and the token it met."""
-    return Picture(reveal_png(view["revealed"], view["price"] or ""), reveal_alt(view["revealed"]))
+    revealed = named_reveals(view["revealed"])
+    return Picture(reveal_png(revealed, view["price"] or ""), reveal_alt(view["revealed"]))
 
 
 def tokens_png(tokens: Sequence[Token]) -> bytes:

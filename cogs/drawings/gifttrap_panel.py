@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from cogs.drawings.gifttrap_cards import token_label
+from cogs.drawings.gifttrap_cards import name_of, token_label
 from cogs.table.buttons import ActionButton, ActionSelect
 from cogs.table.model import Table
 from cogs.texts import Texts
@@ -28,8 +28,10 @@ NAME_WIDTH = 24
 
 
 def gift_text(gift: Mapping[str, Any]) -> str:
-    """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear")."""
-    return f"{gift['space']}. {gift['emoji']} {gift['name']}"
+    """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear"), the name
+    in the language spoken now, found by the gift's id (a record made before gifts had ids keeps
+    the name it was stored with)."""
+    return f"{gift['space']}. {gift['emoji']} {name_of(gift)}"
 
 
 def short_gift(gift: Mapping[str, Any]) -> str:
