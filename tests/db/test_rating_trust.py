@@ -24,7 +24,9 @@ async def store(database_url: str) -> AsyncIterator[Store]:
     await database.dispose()
 
 
-async def finish(store: Store, channel: int, key: str, seats: list[SeatSpec], places: list[int]) -> list[RatingChange]:
+async def finish(
+    store: Store, channel: int, key: str, seats: list[SeatSpec], places: list[int]
+) -> list[RatingChange]:
     """A finished table with these places (one per seat), as a real finish writes it."""
     gid = await store.create_table(
         guild_id=GUILD, channel_id=channel, game=key, host_id=seats[0].user_id or 0,
