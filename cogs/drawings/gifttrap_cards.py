@@ -52,8 +52,13 @@ TOKEN_LABELS: dict[str, str] = {
 }
 # Translators: a received gift with none of the receiver's tokens on it (the game's own term).
 NO_MATCH_LABEL = N_("NO MATCH −1")
-# Translators: a token named alone, in "place your GREAT, GOOD tokens" (NO WAY is "NO" there).
-TOKEN_NAMES: dict[str, str] = {"great": N_("GREAT"), "good": N_("GOOD"), "ok": N_("OK"), "noway": N_("NO")}
+# Translators: a token named alone, in "place your GREAT, GOOD tokens" and "GREAT: 3. Teddy bear".
+TOKEN_NAMES: dict[str, str] = {
+    "great": N_("GREAT"),
+    "good": N_("GOOD"),
+    "ok": N_("OK"),
+    "noway": N_("NO WAY"),
+}
 
 
 def token_label(token: str | None) -> str:
