@@ -114,7 +114,7 @@ def test_every_refusal_reads_as_the_engine_wrote_it() -> None:
     )
     for action in ("give-2-1", "rank-good-1", "rank-ok-3"):
         state.apply(0, action)
-    assert worded(state, 0, "ready") == "Before you are ready, place your NO token."
+    assert worded(state, 0, "ready") == "Before you are ready, place your NO WAY token."
     state.apply(1, "give-0-1")
     assert (
         worded(state, 1, "ready")
