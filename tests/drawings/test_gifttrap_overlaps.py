@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -69,9 +70,9 @@ def test_the_gift_drawing_keeps_off_both_corners(pack: int) -> None:
 
 def test_the_reveal_writes_whole_names_under_the_chips() -> None:
     names = ["alice", "Robo 1 (casual)", "Robo 2 (thoughtful)"]
-    revealed: list[RevealedGift] = [
-        {"space": i, "gift": f"g{i}", "name": n, "giver": i % 3, "receiver": (i + 1) % 3, "token": "great",
-         "trapped": False}
+    revealed = [
+        cast(RevealedGift, {"space": i, "gift": f"g{i}", "name": n, "giver": i % 3, "receiver": (i + 1) % 3,
+                            "token": "great", "trapped": False})
         for i, n in enumerate(NAMES[:4], 1)
     ]  # fmt: skip
     said = gifttrap_cards.picture_words(names)

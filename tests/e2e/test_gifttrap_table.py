@@ -69,10 +69,13 @@ async def test_giving_a_gift_twice_or_two_tokens_on_one_gift_is_refused(simcord_
     assert table.state.gives[0][1] == 1
     assert "→ **bob**: 1. " in message_text(result.response)
     # The closed select says whose gift it holds (issue 33: bare gift names said nothing).
-    chosen = [o["label"] for o in select_with(alice.panel, "give-1-")["options"] if o.get("default")]
+    given = select_with(alice.panel, "give-1-")
+    assert given is not None
+    chosen = [o["label"] for o in given["options"] if o.get("default")]
     assert chosen == ["For bob: " + gift_label(table, 1)]
     before = await snapshot()
     clicked = select_with(alice.panel, "give-2-")
+    assert clicked is not None
     result = await alice.choose("give-2-", "1")  # the same gift for Robo 1: refused
     await refused(result, "You already give gift 1 to another player", before)
     assert "⚠️" in message_text(alice.panel), "the reason is on her panel"
@@ -80,7 +83,7 @@ async def test_giving_a_gift_twice_or_two_tokens_on_one_gift_is_refused(simcord_
     # the pick per component (the offline page did) draws it afresh. Issue 33: it went on showing
     # gift 1 beside "→ Robo 1: — not chosen yet".
     again = select_with(alice.panel, "give-2-")
-    assert not any(o.get("default") for o in again["options"])
+    assert again is not None and not any(o.get("default") for o in again["options"])
     assert again.get("id") is not None and again.get("id") != clicked.get("id")
 
     await alice.show_page("rank")
@@ -98,7 +101,8 @@ async def test_giving_a_gift_twice_or_two_tokens_on_one_gift_is_refused(simcord_
     assert [o["value"] for o in great["options"] if o.get("default")] == ["2"]
     # What the closed select shows names its token.
     assert [o["label"] for o in great["options"] if o.get("default")] == ["GREAT: " + gift_label(table, 2)]
-    assert all(o["label"].startswith("NO WAY: ") for o in select_with(alice.panel, "rank-noway-")["options"])
+    noway = select_with(alice.panel, "rank-noway-")
+    assert noway is not None and all(o["label"].startswith("NO WAY: ") for o in noway["options"])
 
     # Ready before everything is chosen says what is missing.
     ready = next(b for b in buttons(alice.panel) if b["custom_id"].endswith(":ready"))
