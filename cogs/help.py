@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from cogs.symbols import symbol_lines
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
 from cogs.table.languages import Spoken
@@ -261,6 +262,9 @@ def quick_start_embed(game: Any, options: Any = None, seats: int | None = None) 
         description=quick_start(game, options, seats),
         colour=discord.Colour.green(),
     )
+    symbols = symbol_lines(game, options if options is not None else game.parse_options({}))
+    if symbols:
+        embed.add_field(name=T.gettext("What you see"), value="\n".join(symbols)[:1024], inline=False)
     embed.set_footer(text=T.gettext("The full rules and the house rulings: Full rules, below."))
     return embed
 

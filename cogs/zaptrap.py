@@ -40,7 +40,15 @@ from cogs.table.options import SPEED_CHOICES
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, number
 from cogs.words import zaptrap as words
-from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
+from cogs.words.zaptrap import (
+    between_text,
+    gesture_name,
+    result_summary,
+    score_line,
+    side_name,
+    side_seats,
+    signal_text,
+)
 from rules.base import Event, IllegalAction
 from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapView
 from rules.zaptrap.scoring import WRONG_TARGET_PENALTY
@@ -252,8 +260,12 @@ class ZapTrapUI:
         phase = state_of(table).view(None)["phase"]
         if phase == "play":
             # The palette: anyone seated may gesture at any time; the referee never says which is real.
+            # Each button has its word beside the emoji: a screen reader reads an emoji by its
+            # Unicode name ("face with hand over mouth"), not by the gesture it stands for.
             return [
-                TableButton(table.id, "act", f"gesture-{gid}", emoji=emoji, row=1 + i // 5)
+                TableButton(
+                    table.id, "act", f"gesture-{gid}", label=gesture_name(gid), emoji=emoji, row=1 + i // 5
+                )
                 for i, (gid, emoji) in enumerate(GESTURES.items())
             ]
         if phase == "between":
