@@ -35,6 +35,8 @@ class Referee:
         self.spine = Spine(bot, store, scheduler)
         self.lifecycle = Lifecycle(self.spine)
         self.entry = Entry(self.spine, self.lifecycle)
+        # Clicks and keyboard moves being handled now: the collector waits for none (heap.py).
+        self.handling = 0
 
     # --- the parts' state, by the names the rest of the bot uses ---------------------------
 
@@ -152,15 +154,27 @@ class Referee:
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
     ) -> None:
-        await self.entry.on_table_button(interaction, table_id, verb, arg)
+        self.handling += 1
+        try:
+            await self.entry.on_table_button(interaction, table_id, verb, arg)
+        finally:
+            self.handling -= 1
 
     async def on_action_button(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
     ) -> None:
-        await self.entry.on_action_button(interaction, table_id, version, action)
+        self.handling += 1
+        try:
+            await self.entry.on_action_button(interaction, table_id, version, action)
+        finally:
+            self.handling -= 1
 
     async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
-        await self.entry.command_action(interaction, action)
+        self.handling += 1
+        try:
+            await self.entry.command_action(interaction, action)
+        finally:
+            self.handling -= 1
 
     async def open_table(
         self,
