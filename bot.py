@@ -169,11 +169,10 @@ class RefereeBot(commands.Bot):
         self.ownership.on_lost = lambda: self.scheduler.at("ownership", self.scheduler.now(), self._heartbeat)
         self.changes.wake = lambda: self.scheduler.at("changes", self.scheduler.now(), self._watch_changes)
         # The garbage collector's quiet moments: no click being handled, no scheduled job running.
-        self.collector = Collector(
-            busy=lambda: bool(self.referee.handling or self.scheduler.running()),
-            now=lambda: self.scheduler.now().timestamp(),
-        )
+        # Asked at every scheduler tick, and as soon as the last click in flight is answered.
+        self.collector = Collector(busy=lambda: bool(self.referee.handling or self.scheduler.running()))
         self.scheduler.before_tick = self.collector.tick
+        self.referee.on_idle = self._on_idle
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -214,6 +213,10 @@ class RefereeBot(commands.Bot):
         self.scheduler.start()
         if self.sync_commands:
             await self._sync()
+
+    def _on_idle(self) -> None:
+        # Soon, not now: the click's handler finishes first (its views are taken apart after it).
+        asyncio.get_running_loop().call_soon(self.collector.tick)
 
     async def _heartbeat(self) -> None:
         """Keep this process's shards. A database hiccup raises and the scheduler retries; a shard

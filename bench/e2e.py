@@ -506,7 +506,7 @@ async def scenario(
     )
     wall0 = time.perf_counter()
     undo: list[Callable[[], None]] = []
-    # The bot sets the collector's thresholds when it starts (bot.YOUNG_COLLECTION); put back
+    # The bot sets the collector's thresholds when it starts (cogs/table/heap.py); put back
     # afterwards, so the floor, run next, is a minimal bot with Python's defaults, as it was.
     collector = gc.get_threshold()
     try:

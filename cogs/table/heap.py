@@ -9,7 +9,8 @@ of clicks every few seconds and stopped every table for 200-340 ms at 200 live t
 What this does instead (``Collector``):
 
 - After the tables are resumed, and then at quiet moments (no click being handled, no scheduled
-  job running: the scheduler asks at each tick), it collects everything that is not frozen and
+  job running: asked at each scheduler tick and when the last click in flight is answered), it
+  collects everything that is not frozen and
   freezes (``gc.freeze``) what survived. A later collection walks only what survived since, so
   each pause is short whatever the size of the process; the young generations still free a
   click's own cycles as before.
@@ -44,10 +45,10 @@ OLD_COLLECTION = 50
 # At least this many young collections since the last quiet one: before that the survivors are
 # too few to be worth a pause.
 QUIET_AFTER = 1
-# If no quiet moment came for this long (seconds, the scheduler's clock) while collections were
-# due, collect anyway: a bot that is never quiet must not grow without bound.
+# If no quiet moment came for this long (seconds, wall clock) while collections were due, collect
+# anyway: a bot that is never quiet must not grow without bound.
 BUSY_MAX = 10.0
-# Seconds (the scheduler's clock) between whole collections, frozen heap included, at a quiet
+# Seconds between whole collections, frozen heap included, at a quiet
 # moment: they free what died in reference cycles after it was frozen, and they are as long as
 # the heap is large (about 150 ms at 200 live tables on the bench's machine), so they are rare.
 # What waits for one was measured at a few objects per action (bench/README.md, issue 35).

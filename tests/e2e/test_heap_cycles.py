@@ -56,3 +56,27 @@ async def test_a_click_leaves_few_reference_cycles_and_no_view(simcord_env: Any,
     assert counted["objects"] > 0, "the census saw nothing: it would pass whatever happened"
     assert counted["bot"] <= MOST_PER_CLICK * clicks, counted
     assert views == [], views
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_the_collector_hears_when_the_last_click_ends(simcord_env: Any, simcord_bot: Any) -> None:
+    """The referee tells the collector (``on_idle``, cogs/table/heap.py) when no click is being
+    handled any more: a quiet moment between bursts, where its collection stops no click. The
+    bot's own hook is replaced by a recorder here; with two clicks sent together it is told only
+    with none left in flight. Seen failing with the hook called on every click's end (heard 1)."""
+    from tests.e2e.simhelpers import buttons, emit_click, playable
+
+    env = simcord_env
+    players = await _playing(env)
+    heard: list[int] = []
+    simcord_bot.referee.on_idle = lambda: heard.append(simcord_bot.referee.handling)
+    flights = []
+    for p in players:
+        offered = playable(p.panel)
+        custom_id = offered[0]["custom_id"] if offered else None
+        if custom_id is None:
+            custom_id = next(b["custom_id"] for b in buttons(p.panel) if b["custom_id"].endswith(":refresh"))
+        flights.append(emit_click(p.actor, p.panel, custom_id))
+    await env.settle()
+    assert len(flights) == 2
+    assert heard and set(heard) == {0}, heard
