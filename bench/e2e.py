@@ -656,6 +656,7 @@ async def scenario(
             # Counted, not timed: one more round of clicks with the collector off, whatever it
             # left in reference cycles split into the bot's and the harness's (bench/heap.py).
             census_changes = probe.changes
+            collecting, bot.collector.enabled = bot.collector.enabled, False  # nothing freed meanwhile
             with heap.saved_garbage() as garbage:
                 clicks = [
                     _next_click(t, p, driver_for(t.key))
@@ -667,6 +668,7 @@ async def scenario(
                 await _advance(env, probe, 1.0, step)
                 forget_transcript(env)
             census_actions = probe.changes - census_changes
+            bot.collector.enabled = collecting
             cycles = heap.split(garbage)
             del garbage
             owned_after = heap.owned(bot)
