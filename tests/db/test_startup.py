@@ -175,10 +175,10 @@ def test_the_first_start_tunes_the_collector_once(database_url: str) -> None:
     """The first bot a process starts freezes what start-up loaded and raises the youngest
     generation's threshold to ``heap.YOUNG_COLLECTION`` and the oldest's to ``OLD_COLLECTION``
     (a click's reference cycles then die young instead of in full collections that stop every
-    click: bench/README.md part 2); a later bot in the same process (the tests, the bench) changes neither. In a fresh interpreter, since this
-    one's first start was some other test's. Seen to fail with the set_threshold line removed
-    (700 after the first start) and moved out of the first start's branch (the second bot set it
-    again)."""
+    click: bench/README.md part 2); a later bot in the same process (the tests, the bench)
+    changes neither. In a fresh interpreter, since this one's first start was some other
+    test's. Seen to fail with the set_threshold line removed (700 after the first start) and
+    moved out of the first start's branch (the second bot set it again)."""
     done = subprocess.run(
         [sys.executable, "-c", COLLECTOR_PROBE, database_url],
         cwd=ROOT,
