@@ -35,7 +35,11 @@ class TablesCog(commands.Cog):
         """The table in the channel the command came from, or None after saying there is none."""
         table = self.bot.referee.table_in(interaction.channel_id)
         if table is None:
-            await reply(interaction, T.gettext("There's no table in this channel."))
+            broken = self.bot.referee.broken_in(interaction.channel_id)
+            await reply(
+                interaction,
+                broken.notice() if broken is not None else T.gettext("There's no table in this channel."),
+            )
         return table
 
     @table.command(

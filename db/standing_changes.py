@@ -18,11 +18,13 @@ from db.models import (
     LIVE_STATUSES,
     ActionRow,
     Game,
+    PersonSettings,
     PlayerStats,
     ResultRow,
     Season,
     SeasonStanding,
     Seat,
+    utcnow,
 )
 from db.ratings import season_sigma, shown_rating
 
@@ -57,7 +59,7 @@ class StandingChanges:
         (game, new season number) pairs started. SeasonRace if another process started the same
         season number at the same moment (nothing changed)."""
         started: list[tuple[str, int]] = []
-        now = max(datetime.now(UTC), asked_at)
+        now = max(utcnow(), asked_at)
         try:
             async with self.db.writer(), self.db.sessions() as session, session.begin():
                 for game in games:
@@ -205,4 +207,6 @@ class StandingChanges:
                 .values(host_id=0)
                 .execution_options(synchronize_session=False)
             )
+            # Their language for what only they see (`/settings my-language`) is theirs too.
+            await session.execute(delete(PersonSettings).where(PersonSettings.user_id == user_id))
             return len(played)

@@ -11,6 +11,9 @@ follows (the table message, panels, posts, the announcement and thread lines, DM
   tried again later with backoff: 1, 2, 4 … seconds, at most ``RETRY_MAX`` apart, or after what a
   429's Retry-After asked for, in full (up to ``RETRY_AFTER_MAX``), for as long as it takes:
   retries are bounded in rate, not in number.
+- A global 429 (Discord's limit on every bot-token call, not one route's) pauses every effect
+  until its Retry-After has passed, not only the one that met it; the effects held back then go
+  out spread over a second, so no herd of them meets the limit again.
 - Any other failure is the job's own business: it has already been classified where it happened
   and sent where it goes (a deleted message is posted again, an unreachable channel holds the
   table, a dismissed panel is forgotten).
@@ -23,6 +26,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from functools import partial
 
 import discord
@@ -49,6 +53,7 @@ class TryLater(Exception):
     def __init__(self, error: BaseException | None = None) -> None:
         super().__init__(str(error) if error is not None else "try later")  # text: for the log
         self.retry_after = retry_after(error) if error is not None else None
+        self.global_limit = is_global(error) if error is not None else False
 
 
 def retry_after(error: BaseException) -> float | None:
@@ -63,6 +68,21 @@ def retry_after(error: BaseException) -> float | None:
         return None
 
 
+def is_global(error: BaseException) -> bool:
+    """Whether a 429 is Discord's global limit (every bot-token call of the bot, not one route):
+    it says so in ``X-RateLimit-Global: true`` (and ``X-RateLimit-Scope: global``)."""
+    if isinstance(error, TryLater):
+        return error.global_limit
+    if not isinstance(error, discord.HTTPException) or error.status != 429:
+        return False
+    headers = getattr(getattr(error, "response", None), "headers", None)
+    if headers is None:
+        return False
+    return str(headers.get("X-RateLimit-Global", "")).lower() == "true" or (
+        str(headers.get("X-RateLimit-Scope", "")).lower() == "global"
+    )
+
+
 def transient(error: BaseException) -> bool:
     return isinstance(error, TryLater) or (
         isinstance(error, discord.HTTPException | OSError) and classify(error) is Failure.TRANSIENT
@@ -73,6 +93,12 @@ class Effects:
     def __init__(self, scheduler: Scheduler) -> None:
         self.scheduler = scheduler
         self._tries: dict[str, int] = {}  # consecutive transient failures per key
+        # Until when Discord's global rate limit holds every bot-token effect back: set by a
+        # global 429 (it is about the bot, not one route), so the other effects wait with the one
+        # that met it instead of each meeting its own 429 (a herd, which Discord counts towards
+        # an IP ban). Effects booked meanwhile run when it lifts, spread over a moment.
+        self.paused_until: datetime | None = None
+        self.global_pauses = 0  # how many global 429s paused everything (the bench, the log)
 
     def book(self, key: str, job: Attempt, delay: float = 0.0) -> None:
         """Run ``job`` after ``delay`` seconds, replacing whatever was booked under ``key``."""
@@ -93,7 +119,30 @@ class Effects:
         """Run ``job`` now, in the caller's task; a transient failure books its retry."""
         await self._attempt(key, job)
 
+    def paused(self) -> float:
+        """Seconds left of a global rate-limit pause (0: none)."""
+        if self.paused_until is None:
+            return 0.0
+        left = (self.paused_until - self.scheduler.now()).total_seconds()
+        if left <= 0:
+            self.paused_until = None
+            return 0.0
+        return left
+
+    def _pause(self, seconds: float) -> None:
+        until = self.scheduler.now() + timedelta(seconds=seconds)
+        if self.paused_until is None or until > self.paused_until:
+            if self.paused_until is None:
+                log.warning("Discord's global rate limit: every effect waits %.1f s", seconds)
+            self.paused_until = until
+            self.global_pauses += 1
+
     async def _attempt(self, key: str, job: Attempt) -> None:
+        if (left := self.paused()) > 0:
+            # Not tried now: it would only draw another global 429. Spread over a second after
+            # the pause, so the effects held back don't all go at its first instant.
+            self.scheduler.after(key, left + random.uniform(0.0, 1.0), partial(self._attempt, key, job))
+            return
         try:
             await job()
         except Exception as error:
@@ -107,6 +156,8 @@ class Effects:
             asked = error.retry_after if isinstance(error, TryLater) else retry_after(error)
             if asked is not None:
                 wait = max(wait, min(asked, RETRY_AFTER_MAX))
+                if is_global(error):
+                    self._pause(min(asked, RETRY_AFTER_MAX))
             wait *= random.uniform(1.0, 1.25)  # tables that failed together don't retry in step
             if tries == 1:
                 log.info("%s: Discord said try later (%s); retrying with backoff", key, error)

@@ -154,6 +154,10 @@ class Post:
     landed: Callable[[discord.Message], None] | None = None
     # Whom it may notify: nobody, unless it is a line that names exactly whom it pings (pings.py).
     allowed: discord.AllowedMentions = NOBODY
+    # Whether it is still worth sending, asked each time it is about to be sent: a line about a
+    # turn that is over by the time Discord takes posts again (after an outage) is dropped, not
+    # posted late. None: history (results, a round's end), always sent, in order.
+    due: Callable[[], bool] | None = None
     message: discord.Message | None = field(default=None, init=False)
 
 
@@ -419,9 +423,11 @@ class TableMessages:
         text: str,
         allowed: discord.AllowedMentions,
         landed: Callable[[discord.Message], None] | None = None,
+        due: Callable[[], bool] | None = None,
     ) -> discord.Message | None:
-        """A short public line; ``allowed`` says exactly whom it may notify (cogs/table/pings.py)."""
-        return await self._queue(table, Post({"content": text}, landed, allowed))
+        """A short public line; ``allowed`` says exactly whom it may notify (cogs/table/pings.py);
+        ``due``: whether it is still true when its turn to be sent comes (see ``Post``)."""
+        return await self._queue(table, Post({"content": text}, landed, allowed, due))
 
     async def post(
         self,
@@ -473,6 +479,9 @@ class TableMessages:
             channel = self.bot.get_partial_messageable(table.channel_id)
             while queue:
                 post = queue[0]
+                if post.due is not None and not post.due():
+                    queue.popleft()  # its moment passed while Discord was away: said no more
+                    continue
                 try:
                     message = await channel.send(allowed_mentions=post.allowed, **post.kwargs)
                 except (discord.HTTPException, OSError) as error:

@@ -28,7 +28,7 @@ import itertools
 import logging
 import pickle
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -44,6 +44,9 @@ DRAW_TIMES_KEPT = 100_000
 # included) is drawn in a thread instead, so a stuck worker never holds a table up for longer: a
 # drawing takes 10-80 ms, and a burst of 200 tables' clicks queues a few seconds of them at most.
 DRAW_BUDGET_SECONDS = 10.0
+# The pictures whose drawing raised, remembered so that each is logged once and the message goes
+# out without it (bounded: a long-running bot keeps no growing set; one forgotten is logged again).
+FAILED_KEPT = 1_000
 # What every picture worker imports as it starts (Pillow and the card art), so that the first
 # drawing of each game does not pay for it.
 ART_MODULES = (
@@ -143,6 +146,11 @@ class Pictures:
         # for drawings a click waited on and for the others: the bench's picture waits.
         self.click_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
         self.background_waits: deque[float] = deque(maxlen=DRAW_TIMES_KEPT)
+        # A picture whose drawing raised (a Pillow error, a font that fails): its key, with why.
+        # The message is sent without it, its alt text in words instead (``unavailable``), so a
+        # table never stops on a picture; every later ``ready`` of it tries once more.
+        self.failed: OrderedDict[Hashable, str] = OrderedDict()
+        self._failing: set[str] = set()  # the file names whose last drawing failed (logged once)
 
     async def ready(
         self, sketches: Sequence[Sketch], *, for_click: bool = False, counted: bool = True
@@ -160,12 +168,39 @@ class Pictures:
         token = _FOR_A_CLICK.set(for_click)
         try:
             if len(missing) == 1:
-                await self.cache.get(missing[0].key, missing[0].draw)
+                await self._get(missing[0])
             else:
-                await asyncio.gather(*(self.cache.get(s.key, s.draw) for s in missing))
+                await asyncio.gather(*(self._get(s) for s in missing))
         finally:
             _FOR_A_CLICK.reset(token)
         self.bytes_drawn += sum(len(self.cache.peek(s.key) or b"") for s in missing)
+
+    async def _get(self, sketch: Sketch) -> None:
+        try:
+            await self.cache.get(sketch.key, sketch.draw)
+        except Exception as error:  # the drawing itself raised, in a worker and in a thread
+            self._failed(sketch, error)
+        else:
+            self.failed.pop(sketch.key, None)
+            if sketch.filename in self._failing:
+                self._failing.discard(sketch.filename)
+                log.info("pictures %s are drawn again", sketch.filename)
+
+    def _failed(self, sketch: Sketch, error: BaseException) -> None:
+        if sketch.filename not in self._failing:
+            # Once while that kind of picture keeps failing (a broken font fails every board):
+            # a table redrawn every second would otherwise log the same trace each time.
+            self._failing.add(sketch.filename)
+            log.error("picture %s could not be drawn; sent without it", sketch.filename, exc_info=error)
+        self.failed[sketch.key] = repr(error)
+        self.failed.move_to_end(sketch.key)
+        while len(self.failed) > FAILED_KEPT:
+            self.failed.popitem(last=False)
+
+    def unavailable(self, sketches: Sequence[Sketch]) -> list[str]:
+        """The alt texts of the sketches whose drawing failed: what the message says in words
+        where their pictures would be."""
+        return [s.alt for s in sketches if s.key in self.failed and self.cache.peek(s.key) is None]
 
     def foresee(self, sketches: Sequence[Sketch]) -> None:
         """Start drawing what of ``sketches`` is not drawn or under way, without waiting: the
@@ -233,8 +268,14 @@ class Pictures:
         for sketch in sketches:
             data = self.cache.peek(sketch.key)
             if data is None:
+                if sketch.key in self.failed:
+                    continue  # its drawing raised: the message goes without it (``unavailable``)
                 self.drawn_on_loop += 1
-                data = sketch.draw()
+                try:
+                    data = sketch.draw()
+                except Exception as error:
+                    self._failed(sketch, error)
+                    continue
                 self.cache.put(sketch.key, data)
             found.append(Picture(sketch.filename, data, sketch.alt, small=sketch.small))
         return found

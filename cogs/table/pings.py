@@ -19,6 +19,7 @@ Every message says exactly whom it may notify (``common.only``): the users pinge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
 
@@ -30,7 +31,7 @@ from cogs.table.effects import TryLater
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 
 T = Texts(__name__)
 
@@ -39,9 +40,15 @@ ACTIVE = timedelta(minutes=1)
 
 
 class Announcer:
-    def __init__(self, messages: TableMessages, scheduler: Scheduler) -> None:
+    def __init__(
+        self,
+        messages: TableMessages,
+        scheduler: Scheduler,
+        waiting_on: Callable[[Table], list[int] | None] = lambda _table: None,
+    ) -> None:
         self.messages = messages
         self.scheduler = scheduler
+        self.waiting_on = waiting_on  # the seats a table waits on (None: anyone may act)
         # The table's latest announcement line (message id), edited in place when nobody needs a ping,
         # and the text it should show next (the latest wins while an edit waits on Discord).
         self.lines: dict[int, int] = {}
@@ -87,9 +94,11 @@ class Announcer:
 
         if announcement.seats and not people:
             return  # for computers only: they need no telling
-        text = self.line(announcement, people)
+        with speaking(table.language):  # posted where the channel reads it
+            text = self.line(announcement, people)
         if ping or not people:
-            await self.messages.say(table, text, only(ping), keep if people else None)
+            due = partial(self.still_due, table.id, tuple(announcement.seats)) if people else None
+            await self.messages.say(table, text, only(ping), keep if people else None, due)
             return
         if self.lines.get(table.id) is not None:
             if self.messages.budget.wait(table.channel_id, self.scheduler.now()) > 0:
@@ -100,6 +109,16 @@ class Announcer:
             return
         # No line to edit yet: one quiet message that later lines edit.
         await self.messages.say(table, text, NOBODY, keep)
+
+    def still_due(self, table_id: int, seats: tuple[int, ...]) -> bool:
+        """Whether a line for ``seats`` ("your turn…") is still true: the game goes on and waits
+        on one of them. Asked when the line's turn to be posted comes, which after an outage can
+        be minutes later: a ping about a turn already over is dropped (issue 32)."""
+        table = self.messages.table(table_id)
+        if table is None or table.status != "playing" or table.state is None:
+            return False
+        waiting = self.waiting_on(table)
+        return waiting is None or any(seat in waiting for seat in seats)
 
     async def _edit_line(self, table_id: int) -> None:
         """Edit the announcement line to the latest text (a retry after Discord's trouble draws

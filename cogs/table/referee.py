@@ -19,13 +19,15 @@ import discord
 from cogs.table.computers import ComputerSeats
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.entry import Entry
+from cogs.table.languages import Languages
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.messages import TableMessages
 from cogs.table.model import SeatInfo, Table
 from cogs.table.panels import Panels
 from cogs.table.scheduler import Scheduler
-from cogs.table.spine import Spine
+from cogs.table.spine import BrokenTable, Spine
 from cogs.table.thinking import Thinker
+from cogs.texts import SOURCE
 from db.store import Store
 from rules.base import ComputerPlayer, Event
 
@@ -65,6 +67,11 @@ class Referee:
     @property
     def finished(self) -> dict[int, Table]:
         return self.spine.finished
+
+    @property
+    def languages(self) -> Languages:
+        """Whose language each text is in (cogs/table/languages.py)."""
+        return self.spine.languages
 
     @property
     def messages(self) -> TableMessages:
@@ -135,6 +142,10 @@ class Referee:
     def register(self, ui: GameUI) -> None:
         self.spine.register(ui)
 
+    def broken_in(self, channel_id: int | None) -> BrokenTable | None:
+        """The table in this channel that could not be loaded after a restart, if any."""
+        return self.spine.broken.get(channel_id or 0)
+
     def table_in(self, channel_id: int | None) -> Table | None:
         return self.spine.table_in(channel_id)
 
@@ -197,6 +208,7 @@ class Referee:
         preseated: list[SeatInfo] | None = None,
         timers: dict[str, float] | None = None,
         permissions: discord.Permissions | None = None,
+        language: str = SOURCE,
     ) -> Table:
         return await self.lifecycle.open_table(
             game_key=game_key,
@@ -210,6 +222,7 @@ class Referee:
             preseated=preseated,
             timers=timers,
             permissions=permissions,
+            language=language,
         )
 
     async def post_thread_line(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:

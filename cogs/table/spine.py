@@ -36,16 +36,19 @@ from cogs.table.buttons import TableButton
 from cogs.table.computers import ComputerSeats
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.failures import Failure
+from cogs.table.languages import Languages
 from cogs.table.lobby import Lobby
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
+from cogs.table.notes import note
 from cogs.table.panels import Panels
 from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 from db import snapshots
+from db.languages import LanguageChoices
 from db.models import LIVE_STATUSES, utcnow
 from db.models import Game as GameRow
 from db.store import Conflict, SeatResult, Store
@@ -71,6 +74,22 @@ class BrokenTable:
     version: int
     guild_id: int
     reason: str
+    kept: int = 0  # the actions it had recorded, still in the database
+
+    def notice(self) -> str:
+        """What a person is told wherever they reach it: a click on its messages, `/table
+        status`, a move typed, `/… new` in its channel."""
+        kept = T.ngettext(
+            "its seats and the {n} move it recorded are kept",
+            "its seats and the {n} moves it recorded are kept",
+            self.kept,
+        )
+        return T.gettext(
+            "Table {table} in this channel couldn't be loaded after a restart, so it can't go on "
+            "({kept}). A server manager can end it with `/table stop`; then a new table can start here.",
+            table=self.id,
+            kept=kept,
+        )
 
 
 class Spine:
@@ -83,7 +102,11 @@ class Spine:
         self.by_channel: dict[int, int] = {}
         self.broken: dict[int, BrokenTable] = {}  # by channel id
         self.lobby = Lobby(self.uis)
-        self.drawing = TableDrawing(self.uis, self.lobby)
+        # Each reader's language (cogs/table/languages.py); a referee that only draws (tests'
+        # renderers) has no database and knows no one's choice.
+        database = getattr(store, "db", None)
+        self.languages = Languages(LanguageChoices(database) if database is not None else None)
+        self.drawing = TableDrawing(self.uis, self.lobby, self.languages)
         self.messages = TableMessages(
             bot,
             store,
@@ -99,8 +122,9 @@ class Spine:
             lookup=self.table_or_closed,
             draw=self.drawing.panel,
             prepare=self.drawing.prepare_panel,
+            language=self.drawing.seat_language,
         )
-        self.announcer = Announcer(self.messages, scheduler)
+        self.announcer = Announcer(self.messages, scheduler, self.drawing.waiting_on)
         self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
         self.computers = ComputerSeats(scheduler, lookup=self.tables.get, act=self.act)
         # Set on SIGTERM/SIGINT: new clicks are told to try again; in-flight ones finish.
@@ -125,6 +149,22 @@ class Spine:
     def table_in(self, channel_id: int | None) -> Table | None:
         tid = self.by_channel.get(channel_id or 0)
         return self.tables.get(tid) if tid is not None else None
+
+    def broken_table(self, table_id: int) -> BrokenTable | None:
+        """The table of this id that could not be loaded, if it is one."""
+        return next((b for b in self.broken.values() if b.id == table_id), None)
+
+    async def mark_broken(
+        self, table_id: int, channel_id: int, version: int, guild_id: int, error: BaseException
+    ) -> None:
+        """Hold a table that does not load: its channel stays taken until a server manager
+        clears it, and everyone who reaches it is told why (``BrokenTable.notice``)."""
+        try:
+            kept = len(await self.store.actions(table_id))
+        except Exception:  # only the notice's count is lost
+            log.warning("could not count the actions of table %s", table_id, exc_info=True)
+            kept = 0
+        self.broken[channel_id] = BrokenTable(table_id, version, guild_id, repr(error), kept)
 
     def table_or_closed(self, table_id: int) -> Table | None:
         return self.tables.get(table_id) or self.messages.closed.get(table_id)
@@ -211,7 +251,7 @@ class Spine:
         except Exception as error:
             log.exception("table %s no longer loads", table.id)
             self.forget(table)
-            self.broken[table.channel_id] = BrokenTable(table.id, row.version, table.guild_id, repr(error))
+            await self.mark_broken(table.id, table.channel_id, row.version, table.guild_id, error)
             return
         table.adopt(fresh)
         table.planned.clear()
@@ -353,18 +393,20 @@ class Spine:
             applied(table, events)
         if table.foreign:
             return  # its owner times, plays and draws it, once told (announce_change)
-        for event in events:
-            if event.kind == "round_over":
-                embed = ui.round_embed(table, event)
-                if embed is not None:
-                    self.messages.spawn(self.messages.post(table, embed))
-        announce = getattr(ui, "announcements", None)
-        if announce is not None and table.status == "playing":
-            pinged: set[int] = set()
-            for announcement in announce(table, events):
-                people, ping = self.announcer.to_ping(table, announcement, pinged)
-                pinged.update(ping)
-                self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
+        # The channel reads these in the table's language, whoever's click (or timer) made them.
+        with speaking(table.language):
+            for event in events:
+                if event.kind == "round_over":
+                    embed = ui.round_embed(table, event)
+                    if embed is not None:
+                        self.messages.spawn(self.messages.post(table, embed))
+            announce = getattr(ui, "announcements", None)
+            if announce is not None and table.status == "playing":
+                pinged: set[int] = set()
+                for announcement in announce(table, events):
+                    people, ping = self.announcer.to_ping(table, announcement, pinged)
+                    pinged.update(ping)
+                    self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
         if table.status == "finished":
             self.forget(table)
             self.announcer.forget(table.id)
@@ -383,6 +425,10 @@ class Spine:
             self.messages.request(table)
 
     async def _finish(self, table: Table) -> None:
+        with speaking(table.language):  # the results: the channel reads them
+            await self._post_results(table)
+
+    async def _post_results(self, table: Table) -> None:
         ui = self.uis[table.game.key]
         rematch = TableButton(
             table.id,
@@ -462,10 +508,7 @@ class Spine:
                 return
             draft = self.draft(table)
             draft.status = "abandoned"
-            draft.closed_note = T.gettext(
-                "This table's channel was deleted or the bot lost access to it, so the game was "
-                "abandoned. No results were recorded."
-            )
+            draft.closed_note = note("abandoned")
             await self.save(table, draft)  # a failure raises: the scheduler tries again
             log.warning("table %s abandoned: its channel stayed unreachable", table.id)
             self.closed(table)

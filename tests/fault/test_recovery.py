@@ -212,7 +212,7 @@ async def test_a_table_that_no_longer_loads_can_be_cleared_by_a_manager(simcord_
     await env.restart_bot(fresh)
     alice = t["actors"][0]
     r = await alice.slash(t["channel"], "zipzap new")
-    assert "couldn't load" in reply_text(r) and "/table stop" in reply_text(r)
+    assert "couldn't be loaded" in reply_text(r) and "/table stop" in reply_text(r)
     r = await alice.slash(t["channel"], "table stop")
     assert "server manager" in reply_text(r)
     managers = t["guild"].create_role("Mods", permissions=discord.Permissions(manage_guild=True))

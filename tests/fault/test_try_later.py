@@ -308,3 +308,76 @@ async def test_a_long_retry_after_is_honoured_in_full(simcord_env, simcord_bot, 
     await env.advance_time(60)
     panel = next(m for m in dm.history() if m.id == panel_id)
     assert len(tried) == 2 and stamps(panel) == {t["table"].version}, "then the current position"
+
+
+class _GloballyLimited(_RateLimited):
+    """A 429 of Discord's global limit (every bot-token call of the bot): its headers say so."""
+
+    def __init__(self, seconds: float) -> None:
+        self.headers = {
+            "Retry-After": str(seconds),
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+        }
+
+
+def bot_token(route: Any) -> bool:
+    """Whether a REST call counts against the bot's global limit: interaction callbacks and
+    edits through an interaction's token (webhook routes) do not."""
+    path = route.url.removeprefix(route.BASE)
+    return not (path.startswith("/interactions/") or path.startswith("/webhooks/"))
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_global_429_pauses_every_effect_once(simcord_env, simcord_bot, monkeypatch):
+    """The table message's edit after Alice's move meets a global 429 asking for 120 seconds
+    (discord.py gave up on it). Bob replies from his DM panel a minute later: his click is
+    answered at once (interaction callbacks are outside the global limit), but the bot-token
+    effects it books (Alice's turn line, the table message) wait for the pause, not each meeting
+    its own 429 (a herd), and all land soon after it. Seen failing with ``Effects._attempt`` not
+    checking ``paused`` (as before): Alice's turn line was posted within the 120 seconds."""
+    env, bot = simcord_env, simcord_bot
+    t = await trap_for_two(env, bot)
+    bob = t["actors"][1]
+    await bob.click(t["lobby"], label="Hand by DM")
+    dm = bob.user.dm_channel
+    table_path = f"/channels/{t['channel'].id}/messages/{t['table'].table_message_id}"
+    real = bot.http.request
+    limited: list[float] = []
+    during: list[str] = []
+
+    def now() -> float:
+        return bot.referee.spine.scheduler.now().timestamp()
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        path = route.url.removeprefix(route.BASE)
+        # The DM click's own membership check is part of answering it, not an effect.
+        check = route.method == "GET" and "/members/" in path
+        if bot_token(route) and limited and now() < limited[0] + 120 and not check:
+            during.append(f"{route.method} {path}")
+        if route.method == "PATCH" and path == table_path and not limited:
+            limited.append(now())
+            raise discord.HTTPException(
+                _GloballyLimited(120), {"message": "You are being rate limited.", "global": True}
+            )
+        return await real(route, **kwargs)
+
+    monkeypatch.setattr(bot.http, "request", request)
+    await alice_moves(t)
+    await env.advance_time(65)
+    assert limited, "the table message met the global limit"
+    panel = dm.history()[-1]
+    offered = playable(panel)
+    assert offered, "Bob's DM panel offers his drops"
+    answer = await bob.user.click(panel, custom_id=offered[0]["custom_id"])
+    assert answer is not None
+    version = t["table"].version
+    await env.advance_time(40)
+    assert during == [], f"bot-token calls made during the global pause: {during}"
+    await env.advance_time(30)
+    assert bot.referee.spine.messages.effects.global_pauses == 1
+    table_message = next(m for m in t["channel"].history() if m.id == t["table"].table_message_id)
+    assert t["table"].version == version and "dropped a pawn" in message_text(table_message)
+    alice_id = t["actors"][0].user.id
+    pings = [m for m in t["channel"].history() if f"<@{alice_id}>" in (m.content or "")]
+    assert pings, "Alice's turn line went out after the pause"
