@@ -116,10 +116,9 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[Seat]] = relationship(
-        # text: a schema name
         back_populates="game_row",
         order_by="Seat.seat",
-        cascade="all, delete-orphan",
+        cascade="all, delete-orphan",  # text: a schema name
         lazy="selectin",
     )
 
