@@ -518,6 +518,8 @@ class Entry:
         for s in old.seats:
             if s.left_at is not None:
                 continue  # people who left don't get dragged back in
+            if s.user_id is None and s.computer_level is None:
+                continue  # a forgotten person's seat: it stays open for whoever joins
             seats.append(SeatInfo(len(seats), s.user_id, s.chosen_name, s.computer_level))
         # The person who asked for the rematch hosts it and sits first.
         seats.sort(key=lambda s: s.user_id != interaction.user.id)

@@ -22,6 +22,7 @@ from db.ratings import (
     season_sigma,
     shown_rating,
 )
+from db.standing_changes import Forgetting
 from db.standings import FORGOTTEN_NAME, Standings
 from db.store import SeatSpec, Store
 from tests.e2e.boards_helpers import Sitter, finish_quickly, record_game
@@ -263,7 +264,7 @@ async def test_forgetting_a_person_keeps_the_games_without_them(stores: tuple[St
         assert bea_before is not None
 
     assert await standings.has_record(GUILD, 1)
-    assert await standings.forget(GUILD, 1) == 1
+    assert await standings.forget(GUILD, 1) == Forgetting(games=1, waiting_for=0)
     assert not await standings.has_record(GUILD, 1)
 
     async with standings.db.sessions() as session:

@@ -24,6 +24,7 @@ TABLES = {
     "shard_leases",
     "seasons",
     "season_standings",
+    "forget_requests",
 }
 
 
