@@ -15,8 +15,8 @@ their last such game forgets them (``settle``).
 
 Atomic: forgetting a person and ending a game they sit at take the same lock per person
 (``lock_people``) before anything else, so one of the two goes first and the other sees all of
-it: never half-forgotten. On PostgreSQL that is a transaction-level advisory lock; on SQLite
-writers already take turns (``Database.writer``) and the file has one write lock.
+it: never half-forgotten. On PostgreSQL that is a transaction-level advisory lock; on SQLite the
+file's one write lock, taken before the first read.
 
 Every function here runs Core statements on the caller's connection, inside its transaction.
 """
@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, false, func, insert, select, text, update
 
 from db.models import (
     LIVE_STATUSES,
@@ -59,6 +59,12 @@ def _person_key(guild_id: int, user_id: int) -> int:
 async def lock_people(connection: Any, guild_id: int, user_ids: Iterable[int | None]) -> None:
     """Hold each person's lock until the transaction ends (PostgreSQL), taken in key order so
     that two transactions locking the same people queue instead of deadlocking."""
+    if connection.dialect.name == "sqlite":
+        # The file's write lock, now: Python's sqlite3 starts a transaction only at the first
+        # write, so the reads before it would see the other side's rows as of before its commit.
+        # (In one process writers also take turns, Database.writer; this covers two processes.)
+        await connection.execute(update(ForgetRequest).where(false()).values(user_id=ForgetRequest.user_id))
+        return
     if connection.dialect.name != "postgresql":
         return
     keys = sorted({_person_key(guild_id, uid) for uid in user_ids if uid is not None})
