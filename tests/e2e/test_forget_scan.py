@@ -133,3 +133,36 @@ async def test_after_forget_no_row_and_no_answer_holds_her(simcord_env: Any, sim
     async with bot.database.sessions() as session:
         kept = await session.scalar(select(Game.log).where(Game.id == first))
     assert kept == [BEGINS]
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_a_rematch_after_a_restart_asks_for_the_forgotten_seat(
+    simcord_env: Any, simcord_bot: Any, make_bot: Any
+) -> None:
+    """alice is forgotten after a Zip Zap game; after a restart bob presses Rematch: the lobby
+    seats bob and the computer and leaves her seat open for anyone (before, it seated a "former
+    player" that nobody played, and the rematch could not go on)."""
+    env = simcord_env
+    t = await zipzap_driver.open_lobby(env, seats=3, rounds=1)
+    channel, (alice, bob), lobby = t["channel"], t["actors"], t["lobby"]
+    await alice.click(lobby, label="Start")
+    await zipzap_driver.play_to_end(
+        env, [zipzap_driver.Player(alice, channel, lobby), zipzap_driver.Player(bob, channel, lobby)], channel
+    )
+    results = channel.last_message
+    asked = await alice.slash(channel, "stats forget")
+    await alice.click(asked.response, label="Forget me")
+    bot = make_bot()
+    await env.restart_bot(bot)
+
+    r = await bob.click(results, label="Rematch")
+    assert "Rematch lobby is open" in reply_text(r)
+    text = message_text(channel.last_message)
+    assert "Seats (2/3)" in text and "bob" in text and "Robo 1" in text, text
+    assert "alice" not in text and "former player" not in text
+    carol = t["guild"].add_member(env.create_user("carol"))
+    await carol.click(channel.last_message, label="Join")
+    await bob.click(channel.last_message, label="Start")
+    table = bot.referee.table_in(channel.id)
+    assert table is not None and table.status == "playing"
+    assert [s.user_id for s in table.seats if s.computer_level is None] == [bob.id, carol.id]
