@@ -208,7 +208,7 @@ class Spine:
         if table.status != was:
             journal.status_changed(self.bot, table, was)
         # People who asked to be forgotten while this game went on were, as it ended.
-        for user_id in forgotten:
+        for user_id in forgotten or ():  # (a stand-in store may answer None)
             table.forget_person(user_id)
             self.person_forgotten(table.guild_id, user_id)
 
