@@ -37,7 +37,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.lifecycle import open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.texts import N_, Texts, number
+from cogs.texts import N_, Texts, language, number
 from cogs.words import zaptrap as words
 from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
 from rules.base import Event, IllegalAction
@@ -70,10 +70,13 @@ def table_sketch(view: ZapTrapView) -> Sketch | None:
     if not cards:
         return None
     preset, species = view["preset"], int(view["species"])
+    # The captions and corners are words of the table's language: the key holds it, and the worker
+    # process drawing it is told it (it speaks none of its own).
+    lang = language()
     return Sketch(
         TABLE_FILE,
-        ("zaptrap-table", preset, species, cards),
-        partial(zaptrap_cards.face_up_png, cards, preset, species),
+        ("zaptrap-table", preset, species, cards, lang),
+        partial(zaptrap_cards.face_up_png, cards, preset, species, lang),
         zaptrap_cards.table_alt(view),
         small=len(cards) == 1,
     )
@@ -88,10 +91,11 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
         givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
         playable = tuple(sorted(c for c in set(cards) if c in givable))
     preset, species = view["preset"], int(view["species"])
+    lang = language()  # of the captions, as on the table's picture
     return Sketch(
         HAND_FILE,
-        ("zaptrap-hand", preset, species, cards, playable),
-        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species),
+        ("zaptrap-hand", preset, species, cards, playable, lang),
+        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, lang=lang),
         zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
     )
 
