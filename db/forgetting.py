@@ -18,7 +18,8 @@ Atomic: forgetting a person and ending a game they sit at take the same lock per
 it: never half-forgotten. On PostgreSQL that is a transaction-level advisory lock; on SQLite the
 file's one write lock, taken before the first read.
 
-Every function here runs Core statements on the caller's connection, inside its transaction.
+Every function here runs Core statements on the caller's connection (or session), inside its
+transaction.
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ FORGOTTEN_NAME = "former player"  # text: a stored marker, worded when shown
 PERSON_LOCKS = 0x5245_4602
 
 
+def _dialect(connection: Any) -> str:
+    # An AsyncConnection names its dialect; an AsyncSession (also accepted) through its bind.
+    found = getattr(connection, "dialect", None) or connection.get_bind().dialect
+    return str(found.name)
+
+
 def _person_key(guild_id: int, user_id: int) -> int:
     # 32 bits for the lock's second key; two people sharing one only ever wait for each other.
     key = zlib.crc32(f"{guild_id}:{user_id}".encode())
@@ -59,13 +66,14 @@ def _person_key(guild_id: int, user_id: int) -> int:
 async def lock_people(connection: Any, guild_id: int, user_ids: Iterable[int | None]) -> None:
     """Hold each person's lock until the transaction ends (PostgreSQL), taken in key order so
     that two transactions locking the same people queue instead of deadlocking."""
-    if connection.dialect.name == "sqlite":
+    dialect = _dialect(connection)
+    if dialect == "sqlite":
         # The file's write lock, now: Python's sqlite3 starts a transaction only at the first
         # write, so the reads before it would see the other side's rows as of before its commit.
         # (In one process writers also take turns, Database.writer; this covers two processes.)
         await connection.execute(update(ForgetRequest).where(false()).values(user_id=ForgetRequest.user_id))
         return
-    if connection.dialect.name != "postgresql":
+    if dialect != "postgresql":
         return
     keys = sorted({_person_key(guild_id, uid) for uid in user_ids if uid is not None})
     for key in keys:

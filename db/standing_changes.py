@@ -165,6 +165,6 @@ class StandingChanges:
         """`/stats forget` confirmed (db/forgetting.py says what goes): now, in one transaction,
         or, when the person is seated at a game in progress, in the transaction that ends their
         last such game, so that game still rates them as they stood."""
-        async with self.db.writer(), self.db.engine.begin() as connection:
-            games, playing = await forgetting.ask(connection, guild_id, user_id)
+        async with self.db.writer(), self.db.sessions() as session, session.begin():
+            games, playing = await forgetting.ask(session, guild_id, user_id)
         return Forgetting(games, playing)
