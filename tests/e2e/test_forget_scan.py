@@ -166,3 +166,40 @@ async def test_a_rematch_after_a_restart_asks_for_the_forgotten_seat(
     table = bot.referee.table_in(channel.id)
     assert table is not None and table.status == "playing"
     assert [s.user_id for s in table.seats if s.computer_level is None] == [bob.id, carol.id]
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_forgotten_during_a_game_she_is_forgotten_as_it_ends(
+    simcord_env: Any, simcord_bot: Any
+) -> None:
+    """She asks in the middle of a GiftTRAP game: told she is forgotten when it ends; the game
+    goes on with her; its end forgets her in the database and in the table kept in memory (its
+    History names a "former player"), and no row holds her."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 5
+    guild = env.create_guild()
+    her = guild.add_member(env.create_user(NAME))
+    him = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    channel = guild.create_text_channel("gift-trap")
+    await her.slash(channel, "gifttrap new", seats=4, track_length=6, speed="fast")
+    lobby = channel.last_message
+    await him.click(lobby, label="Join")
+    for level in ("casual", "thoughtful"):
+        await her.click(lobby, label=f"Add computer: {level}")
+    await her.click(lobby, label="Start")
+    table = bot.referee.tables[max(bot.referee.tables)]
+    people = [
+        gifttrap_driver.Person(env, actor, seat, channel, lobby) for seat, actor in enumerate((her, him))
+    ]
+
+    asked = await her.slash(channel, "stats forget")
+    noted = message_text((await her.click(asked.response, label="Forget me")).response)
+    assert "You'll be forgotten the moment it ends" in noted
+    assert table.seats[0].chosen_name == NAME  # still playing, under her name
+
+    await gifttrap_driver.play_to_end(env, people, table, channel)
+    assert await scan(bot, her.id) == []
+    history = answer(env, await carol.click(lobby, label="History"))
+    assert NAME not in history and "former player" in history
+    assert not await bot.standings.has_record(guild.id, her.id)
