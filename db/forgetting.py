@@ -10,8 +10,8 @@ stored as sentences by older versions may hold names, so those are dropped from 
 played.
 
 Fair: a game in progress rates its players as they stood when it began. So a person seated at a
-game in progress is not forgotten yet: a ForgetRequest row waits, and the transaction that ends
-their last such game forgets them (``settle``).
+game in progress (or in a lobby) is not forgotten yet: a ForgetRequest row waits, and the
+transaction that ends their last such table forgets them (``settle``).
 
 Atomic: forgetting a person and ending a game they sit at take the same lock per person
 (``lock_people``) before anything else, so one of the two goes first and the other sees all of
@@ -83,14 +83,15 @@ async def lock_people(connection: Any, guild_id: int, user_ids: Iterable[int | N
 
 
 async def games_in_play(connection: Any, guild_id: int, user_id: int) -> int:
-    """How many games in progress here seat the person (as a player, or a seat they left that a
-    computer plays on: it is still rated as theirs)."""
+    """How many tables here that have not ended seat the person: games in progress (as a
+    player, or a seat they left that a computer plays on: it is still rated as theirs), and
+    lobbies (which become games, or end as cancelled tables that would keep the seat)."""
     return int(
         await connection.scalar(
             select(func.count(func.distinct(Seat.game_id)))
             .select_from(Seat)
             .join(Game, Game.id == Seat.game_id)
-            .where(Game.guild_id == guild_id, Game.status == "playing", Seat.user_id == user_id)
+            .where(Game.guild_id == guild_id, Game.status.in_(LIVE_STATUSES), Seat.user_id == user_id)
         )
         or 0
     )
