@@ -93,3 +93,37 @@ def test_view_channel_worked_out_from_raw_data_as_discord_does() -> None:
     assert not sees([role], [allow_role, deny_member])
     assert sees([other_role], [deny_everyone, deny_member])  # an administrator
     assert sees([], [deny_everyone, deny_member], owner=user)  # the server's owner
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_process_without_the_server_in_its_cache_asks_rest(
+    simcord_env: Any, simcord_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DM click that reaches a process not serving the table's server (no gateway cache of it):
+    the member, the server's roles and the channel's overwrites come from REST, and a private
+    channel (@everyone denied, a role allowed) is seen by the role's members only."""
+    env, bot = simcord_env, simcord_bot
+    t = await open_lobby(env, seats=2, cpu=None, speed="off")
+    alice, bob = t["actors"]
+    channel = t["channel"]
+    await alice.click(t["lobby"], label="Start")
+    table = bot.referee.table_in(channel.id)
+    await bob.click(t["lobby"], label="Hand by DM")
+    panel = bob.user.dm_channel.history()[-1]
+    players = t["guild"].create_role("players")
+    env.backend.set_overwrite(channel.id, Overwrite(t["guild"].id, OverwriteType.ROLE, allow=0, deny=VIEW))
+    env.backend.set_overwrite(channel.id, Overwrite(players.id, OverwriteType.ROLE, allow=VIEW, deny=0))
+    me = bot.user.id  # the bot sees its table's channel, as it must to run the table
+    env.backend.set_overwrite(channel.id, Overwrite(me, OverwriteType.MEMBER, allow=VIEW, deny=0))
+    await env.settle()
+    monkeypatch.setattr(bot, "get_guild", lambda _id: None)
+    version = table.version
+    r = await bob.user.click(panel, custom_id=refresh_of(panel))
+    assert "can no longer see that table's channel" in reply_text(r)
+    assert table.version == version
+    env.backend.add_member_role(t["guild"].id, bob.id, players.id)
+    await env.settle()
+    await env.advance_time(11)
+    r = await bob.user.click(panel, custom_id=refresh_of(panel))
+    assert "can't play" not in reply_text(r)
+    assert any(c.method == "GET" and c.path == f"/guilds/{t['guild'].id}" for c in env.http_requests)
