@@ -391,7 +391,12 @@ class Store:
             rows = await session.execute(
                 select(ResultRow, Seat.name, Seat.left_at)
                 .join(Seat, (Seat.game_id == ResultRow.game_id) & (Seat.seat == ResultRow.seat))
-                .where(ResultRow.game_id == game_id, ResultRow.mu_after.is_not(None))
+                # A forgotten person's seat keeps its numbers, but is nobody's rating change now.
+                .where(
+                    ResultRow.game_id == game_id,
+                    ResultRow.mu_after.is_not(None),
+                    ResultRow.user_id.is_not(None),
+                )
                 .order_by(ResultRow.place, ResultRow.seat)
             )
             changes = []

@@ -200,6 +200,9 @@ async def test_forgotten_during_a_game_she_is_forgotten_as_it_ends(
 
     await gifttrap_driver.play_to_end(env, people, table, channel)
     assert await scan(bot, her.id) == []
+    posted = channel.last_message  # the results: drawn after the end forgot her
+    ratings = next(f.value for f in posted.embeds[0].fields if f.name == "Ratings")
+    assert "bob" in ratings and NAME not in ratings
     history = answer(env, await carol.click(lobby, label="History"))
     assert NAME not in history and "former player" in history
     assert not await bot.standings.has_record(guild.id, her.id)
