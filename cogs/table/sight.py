@@ -78,9 +78,8 @@ async def require_sight(bot: Any, guild_id: int, channel_id: int, user_id: int) 
     guild = bot.get_guild(guild_id)
     if guild is not None:
         member = await guild.fetch_member(user_id)
-        channel = guild.get_channel_or_thread(channel_id)
-        if channel is None:
-            raise Refusal(T.gettext(CANNOT_SEE))
+        # An archived thread is not in the cache: Discord is asked for it (a 404 is "gone").
+        channel = guild.get_channel_or_thread(channel_id) or await guild.fetch_channel(channel_id)
         if not channel.permissions_for(member).view_channel:
             raise Refusal(T.gettext(CANNOT_SEE))
         return
