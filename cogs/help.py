@@ -18,9 +18,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from cogs.symbols import symbol_lines
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
-from cogs.texts import N_, Texts
+from cogs.table.languages import Spoken
+from cogs.texts import N_, Texts, language
 from rules import GAMES
 
 T = Texts(__name__)
@@ -240,6 +242,7 @@ def help_embed() -> discord.Embed:
             "games, each one a replay away · `/replay` a game by its number"
         ),
         T.gettext("`/stats forget` delete your record here · managers: `/season new`, `/stats export`"),
+        T.gettext("`/settings my-language` the language I speak to you · managers: `/settings language`"),
     ]
     return discord.Embed(
         title=T.gettext("How this bot works"), description="\n".join(lines), colour=discord.Colour.blurple()
@@ -259,6 +262,9 @@ def quick_start_embed(game: Any, options: Any = None, seats: int | None = None) 
         description=quick_start(game, options, seats),
         colour=discord.Colour.green(),
     )
+    symbols = symbol_lines(game, options if options is not None else game.parse_options({}))
+    if symbols:
+        embed.add_field(name=T.gettext("What you see"), value="\n".join(symbols)[:1024], inline=False)
     embed.set_footer(text=T.gettext("The full rules and the house rulings: Full rules, below."))
     return embed
 
@@ -268,8 +274,11 @@ def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[disco
     table = _table_here(game, interaction)
     options = table.options if table is not None else game.parse_options({})
     title = T.gettext("{title} — how to play", title=game.title)
-    rules = discord.Embed(title=title, description=game.rules_text()[:4096])
-    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
+    # The reader's language (their own: the Full rules are shown to them alone); a game whose
+    # documents are not translated into it yet reads in English.
+    lang = language()
+    rules = discord.Embed(title=title, description=game.rules_text(lang)[:4096])
+    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options, lang))
     house = discord.Embed(
         title=T.gettext("House rulings in force"), description=rulings[:4096], colour=discord.Colour.blurple()
     )
@@ -298,7 +307,7 @@ async def show_full_rules(interaction: discord.Interaction[Any], game_key: str) 
         await reply(interaction, T.gettext("I couldn't show the rules just now. Please press again."))
 
 
-class FullRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_ID.pattern):
+class FullRulesButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_ID.pattern):
     """**Full rules** under a quick start: the game is in the custom_id, so the button works for
     anyone, after restarts, with nothing kept per message."""
 

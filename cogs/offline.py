@@ -19,6 +19,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,9 @@ from sqlalchemy import update
 
 from cogs.offline_page import PageSync, PageUnsupported
 from cogs.table.journal import TABLE_EVENTS
-from cogs.texts import Texts
+from cogs.texts import LANGUAGES, Texts, speaking
 from db.engine import Database, migrate
-from db.models import LIVE_STATUSES, Game, utcnow
+from db.models import LIVE_STATUSES, Game, use_clock, utcnow
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -89,12 +90,20 @@ async def retire_leftover_tables(url: str) -> int:
 
 @contextlib.asynccontextmanager
 async def offline_world(
-    bot: Any, *, game: str | None = None, port: int | None = None, preview: bool = True
+    bot: Any,
+    *,
+    game: str | None = None,
+    port: int | None = None,
+    preview: bool = True,
+    language: str | None = None,
 ) -> AsyncIterator[OfflineWorld]:
-    """Run ``bot`` in SimCord with the simulated server built, and (optionally) its Preview."""
+    """Run ``bot`` in SimCord with the simulated server built, and (optionally) its Preview.
+    ``language``: the simulated server's (its tables', and the welcome's), for this run only."""
     import simcord
 
-    async with simcord.run(bot, check_errors=False, settle_timeout=30) as env:
+    runner = simcord.run(bot, check_errors=False, settle_timeout=30)
+    start_today(getattr(runner, "_env", None))
+    async with runner as env, one_clock():
         # The bot renames its simulated account the way it would rename a real one (PATCH
         # /users/@me), before the server exists, so its member there carries the name too.
         try:
@@ -107,7 +116,11 @@ async def offline_world(
         channels = {key: guild.create_text_channel(key) for key in keys}
         friends = [guild.add_member(env.create_user(name)) for name in FRIENDS]
         world = OfflineWorld(env, guild, channels, friends)
-        await welcome(bot, channels)
+        if language in LANGUAGES:
+            # As `/settings language` would, without storing it: the next run may choose another.
+            bot.referee.languages.guilds[guild.id] = language
+        with speaking(language):  # the channel reads the welcome
+            await welcome(bot, channels)
         try:
             if not preview:
                 yield world
@@ -120,6 +133,30 @@ async def offline_world(
                 yield world
         finally:
             await stop_bot(bot)
+
+
+def start_today(env: Any) -> None:
+    """SimCord's clock starts on 1 January 2026; the database's times were the wall clock's, so
+    /history said "in 47 weeks" and a replay "played Nov 28, 2026" on a page dated 1/1/26. Set it
+    to today before the bot starts (the pump then advances it with the wall clock): set later, the
+    bot's loops would wake 11 months late and catch up."""
+    clock = getattr(getattr(env, "backend", None), "clock", None)
+    if clock is not None and hasattr(clock, "_epoch"):  # SimCord has no public way to set it
+        clock._epoch = datetime.now(UTC) - timedelta(seconds=clock.elapsed)
+    else:
+        log.warning("the simulated clock could not be set to today; dates on the page may differ")
+
+
+@contextlib.asynccontextmanager
+async def one_clock() -> AsyncIterator[None]:
+    """The database reads the simulated Discord's clock (Discord's ``utcnow``, which SimCord
+    drives) while the offline world runs, so the two never drift apart: not when a click takes
+    long, nor when a test runs the simulated clock ahead."""
+    use_clock(discord.utils.utcnow)
+    try:
+        yield
+    finally:
+        use_clock(None)
 
 
 async def stop_bot(bot: Any) -> None:
@@ -173,7 +210,9 @@ async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
             last = now
 
 
-async def serve(bot: Any, *, game: str | None, port: int | None, database: str) -> int:
+async def serve(
+    bot: Any, *, game: str | None, port: int | None, database: str, language: str | None = None
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -182,7 +221,7 @@ async def serve(bot: Any, *, game: str | None, port: int | None, database: str) 
         # stops asyncio.run there.
         with contextlib.suppress(RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    async with offline_world(bot, game=game, port=port) as world:
+    async with offline_world(bot, game=game, port=port, language=language) as world:
         page = world.preview
         names = ", ".join(f.name for f in world.friends)
         channel_list = ", ".join(f"#{k}" for k in world.channels)
@@ -216,6 +255,12 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log
     parser.add_argument("--offline", action="store_true")
     parser.add_argument("--game", help="which game's channel the page shows (default: the first)")
     parser.add_argument("--port", type=int, default=None, help="loopback port (default: any free port)")
+    parser.add_argument(
+        "--language",
+        choices=sorted(LANGUAGES),
+        default=None,
+        help="the simulated server's language, for its tables (default: English)",
+    )
     args = parser.parse_args(argv)
     terminal_logging(log_level)
     if not preview_installed():
@@ -229,7 +274,10 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log
     asyncio.run(retire_leftover_tables(settings.database_url))
     bot = bot_factory(settings)
     try:
-        return asyncio.run(serve(bot, game=args.game, port=args.port, database=_shown(settings.database_url)))
+        database = _shown(settings.database_url)
+        return asyncio.run(
+            serve(bot, game=args.game, port=args.port, database=database, language=args.language)
+        )
     except KeyboardInterrupt:
         return 0
     except PageUnsupported as error:

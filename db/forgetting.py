@@ -4,7 +4,8 @@ Complete: after it, the person's Discord id and chosen name are in no row here. 
 (every game, every season, archived ones included) are deleted; the finished games they played
 keep their seat, with no id and the stored marker FORGOTTEN_NAME for a name (shown "former
 player"), so everyone else's results, replays and rematches keep their shape. Their id also
-goes from results, action rows (who clicked), games they hosted and seasons they started. Latest
+goes from results, action rows (who clicked), games they hosted and seasons they started, and
+their chosen language (kept per person, so it goes whichever server they are forgotten in). Latest
 lines are stored as data with seat numbers (cogs/table/latest.py), so they follow the seat; lines
 stored as sentences by older versions may hold names, so those are dropped from the games they
 played.
@@ -35,6 +36,7 @@ from db.models import (
     ActionRow,
     ForgetRequest,
     Game,
+    PersonSettings,
     PlayerStats,
     ResultRow,
     Season,
@@ -182,8 +184,8 @@ async def forget_now(connection: Any, guild_id: int, user_id: int) -> int:
         .where(Season.guild_id == guild_id, Season.started_by == user_id)
         .values(started_by=None)
     )
-    # HOOK (a person's stored language, issue 31): once person_settings is merged, delete the
-    # person's row here too, so their chosen language goes with the rest.
+    # Their language for what only they see (`/settings my-language`) is theirs too.
+    await connection.execute(delete(PersonSettings).where(PersonSettings.user_id == user_id))
     return len(played)
 
 

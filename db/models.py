@@ -6,6 +6,7 @@ rewrite: Discord snowflakes are BigInteger, documents are JSON, times are timezo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,8 +39,21 @@ NAMING = {
 LIVE_STATUSES = ("lobby", "playing")
 
 
+# What "now" is for the times the database keeps. The wall clock, except in the offline mode,
+# where Discord is simulated with its own clock and the database must keep the same time, or
+# /history says "in 47 weeks" and a replay "played" on a day the page has not reached
+# (cogs/offline.py sets it; ``use_clock``).
+_clock: Callable[[], datetime] | None = None
+
+
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    return _clock() if _clock is not None else datetime.now(UTC)
+
+
+def use_clock(clock: Callable[[], datetime] | None) -> None:
+    """Read "now" from ``clock`` (None: the wall clock again)."""
+    global _clock
+    _clock = clock
 
 
 class Base(DeclarativeBase):
@@ -54,6 +68,9 @@ class GuildSettings(Base):
     default_speed: Mapped[str | None] = mapped_column(String(16))
     # Whether games with computer players change OpenSkill ratings in this server.
     rate_computer_games: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # The language new tables speak here (`/settings language`; cogs.texts.LANGUAGES); None: the
+    # server's Discord language, else English.
+    language: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -71,6 +88,9 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     speed: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
+    # What the channel reads (the table message, posts, pings, results) is in this language
+    # (cogs.texts.LANGUAGES); None on rows from before 0006: English.
+    language: Mapped[str | None] = mapped_column(String(16))
     # The engine's to_json() at version ``state_version`` (the latest snapshot; None while in the
     # lobby). Not rewritten by every action: the actions after it rebuild the current state
     # (db/snapshots.py), and Store hands out rows with ``state`` already brought up to date.
@@ -246,6 +266,17 @@ class SeasonStanding(Base):
     total_games: Mapped[int] = mapped_column(Integer)
 
 
+class PersonSettings(Base):
+    """A person's own choices, wherever they play: the language of what only they see
+    (`/settings my-language`). No row: follow their Discord client's language."""
+
+    __tablename__ = "person_settings"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str | None] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ForgetRequest(Base):
     """A person who asked to be forgotten here while seated at a game in progress. That game
     still rates them as they stood (forgetting first would rate them as a newcomer and change
@@ -282,6 +313,7 @@ __all__ = [
     "ForgetRequest",
     "Game",
     "GuildSettings",
+    "PersonSettings",
     "PlayerStats",
     "ResultRow",
     "Season",
@@ -289,5 +321,6 @@ __all__ = [
     "Seat",
     "ShardLease",
     "Signal",
+    "use_clock",
     "utcnow",
 ]

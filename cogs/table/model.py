@@ -16,7 +16,8 @@ from typing import Any
 
 from cogs.table import latest
 from cogs.table.common import escape, plain_name
-from cogs.texts import Texts
+from cogs.table.notes import Note, level_name
+from cogs.texts import LANGUAGES, SOURCE, Texts
 from db.models import Game as GameRow
 from db.snapshots import grow_log
 from db.standing_changes import FORGOTTEN_NAME
@@ -33,7 +34,7 @@ ROBO = re.compile(r"Robo (\d{1,3}) \(([a-z_]{1,32})\)")
 
 def computer_name(number: int, level: str) -> str:
     """A computer player's name in the language of the moment."""
-    return T.gettext("Robo {number} ({level})", number=number, level=level)
+    return T.gettext("Robo {number} ({level})", number=number, level=level_name(level))
 
 
 def shown_name(chosen: str, user_id: int | None, computer_level: str | None) -> str | None:
@@ -106,6 +107,9 @@ class Table:
     speed: str
     seed: int
     status: str = "lobby"
+    # What the channel reads (this message, posts, pings, results) is in this language
+    # (cogs.texts.LANGUAGES); what one person sees is in theirs (cogs/table/languages.py).
+    language: str = SOURCE
     seats: list[SeatInfo] = field(default_factory=list)
     state: State[Any] | None = None
     version: int = 0
@@ -128,7 +132,7 @@ class Table:
     epoch: Any = None
     epoch_since: int = 0
     # Why a table that ended is shown as it is ("Stopped by Bea…"); drawn on its message.
-    closed_note: str | None = None
+    closed_note: Note | None = None  # why it ended, worded when shown (cogs/table/notes.py)
     # When the channel stopped accepting the table (deleted, or the bot lost access); None if fine.
     unreachable_since: datetime | None = None
     # When someone last acted by hand, per user: no ping for a person who is playing right now.
@@ -274,6 +278,7 @@ class Table:
             speed=row.speed,
             seed=row.seed,
             status=row.status,
+            language=row.language if row.language in LANGUAGES else SOURCE,
             seats=[
                 SeatInfo(s.seat, s.user_id, s.name, s.computer_level, s.prefers_dm, s.left_at)
                 for s in sorted(row.seats, key=lambda s: s.seat)

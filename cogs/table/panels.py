@@ -36,7 +36,7 @@ from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
 from cogs.table.messages import EditBudget, keeping, message_of
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -125,10 +125,14 @@ class Panels:
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
         prepare: Prepare,
+        language: Callable[[Table, int], str] | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
         self._draw = draw
+        # A seat's person's language, for what is drawn here rather than by ``draw`` (the
+        # game-over panel); ``draw`` and ``prepare`` speak it themselves.
+        self._language = language or (lambda table, _seat: table.language)
         # Draws the seat's pictures off the event loop before ``draw`` (which does not await);
         # ``for_click``: the panel answers a click, so its pictures are drawn before others.
         self.prepare = prepare
@@ -198,7 +202,8 @@ class Panels:
                 await self.prepare(table, seat, panel.nav, counted=not asked)
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
-                drawing = over_drawing()
+                with speaking(self._language(table, seat)):
+                    drawing = over_drawing()
             try:
                 showing = shown(drawing)
             except LayoutTooLarge as error:

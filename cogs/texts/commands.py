@@ -34,6 +34,20 @@ def language_of(locale: discord.Locale) -> str | None:
     return None
 
 
+def _domains(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> list[str]:
+    """The domains to look a text up in, its own first: the one it names (``domain=``), else its
+    command's module's (an option's name "seats" is Zip Zap's in /zipzap new, and a game's
+    translator may word it unlike another game's); then every other domain."""
+    own = string.extras.get("domain")
+    if own is None:
+        data = context.data
+        command = getattr(data, "command", data)  # an option (Parameter) belongs to its command
+        module = getattr(command, "module", None)
+        if isinstance(module, str):
+            own = texts.domain_of(module)
+    return [own] + [d for d in texts.DOMAINS if d != own] if own in texts.DOMAINS else list(texts.DOMAINS)
+
+
 class CatalogTranslator(app_commands.Translator):
     @staticmethod
     def needed() -> bool:
@@ -51,7 +65,7 @@ class CatalogTranslator(app_commands.Translator):
             return None
         message = string.message
         msgctxt = string.extras.get("context")
-        for domain in texts.DOMAINS:
+        for domain in _domains(string, context):
             catalog = texts.translations(lang, domain)
             found = catalog.pgettext(msgctxt, message) if msgctxt else catalog.gettext(message)
             if found != message:

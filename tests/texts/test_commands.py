@@ -36,7 +36,9 @@ def german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     texts.translations.cache_clear()
 
 
-CONTEXT = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+CONTEXT: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+    app_commands.TranslationContextLocation.other, None
+)
 
 
 async def translate(text: app_commands.locale_str, locale: discord.Locale) -> str | None:

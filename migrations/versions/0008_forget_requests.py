@@ -1,14 +1,11 @@
 """forget requests: a person forgotten when the game they are playing ends
 
-Revision ID: 0007
-Revises: 0005
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-29
 
 - forget_requests: a person who asked `/stats forget` while seated at a game in progress. The game
   rates them as they stood, then its ending transaction forgets them and deletes the row.
-
-(Numbered 0007 so that 0006, a person's language, which is written beside it, can come first:
-when both are merged, this one revises 0006.)
 
 Down: the table goes; a pending request is lost (the person is then kept, as before this
 revision, until they ask again). Every other row stays.
@@ -19,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0005"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
