@@ -168,7 +168,8 @@ class Table:
         History, Rematch and last drawing, shows their seat as the database now has it."""
         changed = False
         names = {s.chosen_name for s in self.seats if s.user_id == user_id and s.chosen_name}
-        if self.closed_note and any(name in self.closed_note for name in names):
+        said = set(self.closed_note.values.values()) if self.closed_note is not None else set()
+        if said & names:
             self.closed_note, changed = None, True  # "Stopped by <her name>": the plain ending then
         for seat in self.seats:
             if seat.user_id == user_id:
