@@ -11,7 +11,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from cogs.texts import Texts, join, number
+from cogs.texts import DOMAINS, SOURCE, Texts, join, language, number, translations
 from rules.base import OptionError
 
 T = Texts(__name__)
@@ -37,6 +37,19 @@ def speed_name(speed: str) -> str:
     return names.get(speed, speed)
 
 
+def command_word(word: str) -> str:
+    """An option's name or a choice as the person's Discord shows it in the command (the
+    catalogs translate them for Discord: cogs/texts/commands.py), else as the engine says it."""
+    lang = language()
+    if lang == SOURCE:
+        return word
+    for domain in DOMAINS:
+        found = translations(lang, domain).gettext(word)
+        if found != word:
+            return found
+    return word
+
+
 def option_refusal(game_title: str, error: OptionError) -> str:
     """Why a game refused its table options, in the language spoken now (the engine says it as
     data: ``rules.base.OptionError``). An option is named as its command writes it (`rounds`)."""
@@ -50,9 +63,9 @@ def option_refusal(game_title: str, error: OptionError) -> str:
             game=game_title,
             options=join(names),
         )
-    option = f"`{p.get('option', '?')}`"
+    option = f"`{command_word(str(p.get('option', '?')))}`"
     if error.code == "not_a_choice":
-        choices = join([f"`{c}`" for c in p["choices"]], style="or")
+        choices = join([f"`{command_word(str(c))}`" for c in p["choices"]], style="or")
         return T.gettext(
             "{option} must be {choices}, not `{value}`.", option=option, choices=choices, value=p["value"]
         )

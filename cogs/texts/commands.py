@@ -65,9 +65,14 @@ class CatalogTranslator(app_commands.Translator):
             return None
         message = string.message
         msgctxt = string.extras.get("context")
-        for domain in _domains(string, context):
-            catalog = texts.translations(lang, domain)
-            found = catalog.pgettext(msgctxt, message) if msgctxt else catalog.gettext(message)
-            if found != message:
-                return found
+        domains = _domains(string, context)
+        # The context first; then without it, since the catalogs' extractor (Babel's, reading
+        # ``locale_str`` like ``gettext``) cannot see a keyword argument: a choice declared with
+        # ``context="scoring"`` is in the catalog under its message alone.
+        for ctx in dict.fromkeys([msgctxt, None]):
+            for domain in domains:
+                catalog = texts.translations(lang, domain)
+                found = catalog.pgettext(ctx, message) if ctx else catalog.gettext(message)
+                if found != message:
+                    return found
         return None

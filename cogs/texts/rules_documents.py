@@ -19,8 +19,9 @@ from cogs.texts import GAMES, LANGUAGES, SOURCE
 from rules.base import markdown_items, packaged_text, translated_path
 
 DOCUMENTS = ("rules.md", "rulings.md", "option_rulings.md")
-# An item that starts with its key, "rounds.one: …" (option_rulings.md of Zip Zap and Trap).
-KEY = re.compile(r"^([\w.]+): ")
+# An item that starts with its key, "rounds.one: …" (option_rulings.md of Zip Zap and Trap): an
+# identifier, lower case; "Lull: …" (a word a person reads, then a colon) is prose, translated.
+KEY = re.compile(r"^([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*): ")
 # A heading that is a key, "## deck" (Zap or Trap's option_rulings.md), not words.
 KEY_HEADING = re.compile(r"^## (\w+)\s*$", re.MULTILINE)
 HEADING = re.compile(r"^## .*$", re.MULTILINE)
@@ -53,7 +54,9 @@ def _paragraphs(section: str) -> list[str]:
 def structure_problems(english: str, translated: str, *, keyed_items: bool) -> list[str]:
     """What in ``translated`` differs from ``english``'s structure, one line each."""
     problems: list[str] = []
-    key_headings = KEY_HEADING.findall(english)
+    # Only option_rulings.md names its sections by key ("## deck"); elsewhere a one-word heading
+    # ("## Winning") is a heading people read, translated like any other.
+    key_headings = KEY_HEADING.findall(english) if keyed_items else []
     if key_headings and KEY_HEADING.findall(translated) != key_headings:
         problems.append(f"the ## key headings differ from the English {key_headings}")
     ours, theirs = _sections(english), _sections(translated)

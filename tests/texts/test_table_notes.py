@@ -177,3 +177,13 @@ def test_a_tables_speed_is_worded_as_its_command_names_it(german: None) -> None:
         assert speed_name("fast") == "schnell"
         assert speed_name("off") == "off"  # not in this catalog: the English
         assert speed_name("warp") == "warp"
+
+
+def test_an_option_refusal_names_the_option_as_discord_shows_it() -> None:
+    """In Polish Discord shows `/gifttrap new`'s track_length as the catalog's translation, so a
+    refusal must name it so (it said the English key before)."""
+    with pytest.raises(OptionError) as refused:
+        GAMES["gifttrap"].parse_options({"track_length": 1000})
+    with speaking("pl"):
+        text = option_refusal("GiftTRAP", refused.value)
+    assert "`track_length`" not in text and "`długość_toru`" in text, text
