@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 
 from db.engine import Database
 from db.models import Base, ForgetRequest, PlayerStats, ResultRow, Seat
-from db.ratings import RATING_MODEL, START_SIGMA
+from db.ratings import RATING_MODEL, START_SIGMA, kept_mu
 from db.standing_changes import Forgetting
 from db.standings import FORGOTTEN_NAME, Standings
 from db.store import SeatResult, SeatSpec, Store
@@ -133,7 +133,7 @@ def expected_bea_mu(places: dict[int, int], bea_mu: float, bea_sigma: float) -> 
         [RATING_MODEL.rating(mu=bea_mu, sigma=bea_sigma)],
     ]
     rated = RATING_MODEL.rate(teams, ranks=[places[0], places[1]])
-    return float(rated[1][0].mu)
+    return kept_mu(bea_mu, float(rated[1][0].mu), beaten=places[0] < places[1])
 
 
 async def test_a_game_in_progress_rates_her_as_she_stood_then_forgets_her(database_url: str) -> None:
