@@ -279,6 +279,19 @@ class PersonSettings(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ForgetRequest(Base):
+    """A person who asked to be forgotten here while seated at a game in progress. That game
+    still rates them as they stood (forgetting first would rate them as a newcomer and change
+    their opponents' ratings), so they are forgotten in the transaction that ends their last
+    such game (db/forgetting.py), and this row goes with the rest of their data."""
+
+    __tablename__ = "forget_requests"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ShardLease(Base):
     """Which process plays the tables of a Discord shard, under which shard count (on SQLite;
     PostgreSQL uses advisory locks). A lease is renewed by its owner's heartbeat; one that ran
@@ -299,6 +312,7 @@ __all__ = [
     "LIVE_STATUSES",
     "ActionRow",
     "Base",
+    "ForgetRequest",
     "Game",
     "GuildSettings",
     "PersonSettings",

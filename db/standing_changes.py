@@ -7,30 +7,37 @@ deleted. Each is one transaction, taking its turn with every other write (``Data
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from db import forgetting
 from db.engine import Database
+from db.forgetting import FORGOTTEN_NAME
 from db.models import (
     LIVE_STATUSES,
-    ActionRow,
     Game,
-    PersonSettings,
     PlayerStats,
-    ResultRow,
     Season,
     SeasonStanding,
-    Seat,
     utcnow,
 )
 from db.ratings import season_sigma, shown_rating
 
-# What a forgotten person's seat is stored as in the games they played: a marker, not their
-# name, worded "former player" in the reader's language when shown (cogs/table/model.py).
-FORGOTTEN_NAME = "former player"  # text: a stored marker, worded when shown
+
+@dataclass(frozen=True)
+class Forgetting:
+    """What a forget did: the finished games the person was taken off now, and the games in
+    progress (nonzero: nothing was removed yet) whose end forgets them."""
+
+    games: int
+    waiting_for: int
+
+
+__all__ = ["FORGOTTEN_NAME", "Forgetting", "SeasonRace", "StandingChanges", "aware"]
 
 
 class SeasonRace(Exception):
@@ -155,58 +162,10 @@ class StandingChanges:
 
     # --- a person's data ----------------------------------------------------------------------
 
-    async def forget(self, guild_id: int, user_id: int) -> int:
-        """Delete a person's standings here (every game, every season) and take their name and id
-        off the finished games they played; the seats and everyone else's results stay. The
-        public log kept with each of those games (the table message's last lines, which name
-        people) is emptied too: nothing reads a finished game's log, and replays write their
-        lines afresh from the seats. Tables still being played are left alone: a game in
-        progress needs its players. Returns how many finished games they were taken off."""
-        finished = select(Game.id).where(Game.guild_id == guild_id, Game.status.not_in(LIVE_STATUSES))
+    async def forget(self, guild_id: int, user_id: int) -> Forgetting:
+        """`/stats forget` confirmed (db/forgetting.py says what goes): now, in one transaction,
+        or, when the person is seated at a game in progress, in the transaction that ends their
+        last such game, so that game still rates them as they stood."""
         async with self.db.writer(), self.db.sessions() as session, session.begin():
-            played = list(
-                await session.scalars(
-                    select(Seat.game_id).where(Seat.game_id.in_(finished), Seat.user_id == user_id).distinct()
-                )
-            )
-            await session.execute(
-                delete(PlayerStats).where(PlayerStats.guild_id == guild_id, PlayerStats.user_id == user_id)
-            )
-            await session.execute(
-                delete(SeasonStanding).where(
-                    SeasonStanding.guild_id == guild_id, SeasonStanding.user_id == user_id
-                )
-            )
-            await session.execute(
-                update(Seat)
-                .where(Seat.game_id.in_(played), Seat.user_id == user_id)
-                .values(user_id=None, name=FORGOTTEN_NAME)
-                .execution_options(synchronize_session=False)
-            )
-            await session.execute(
-                update(Game)
-                .where(Game.id.in_(played))
-                .values(log=[])
-                .execution_options(synchronize_session=False)
-            )
-            await session.execute(
-                update(ResultRow)
-                .where(ResultRow.game_id.in_(finished), ResultRow.user_id == user_id)
-                .values(user_id=None)
-                .execution_options(synchronize_session=False)
-            )
-            await session.execute(
-                update(ActionRow)
-                .where(ActionRow.game_id.in_(finished), ActionRow.actor_id == user_id)
-                .values(actor_id=None)
-                .execution_options(synchronize_session=False)
-            )
-            await session.execute(
-                update(Game)
-                .where(Game.id.in_(finished), Game.host_id == user_id)
-                .values(host_id=0)
-                .execution_options(synchronize_session=False)
-            )
-            # Their language for what only they see (`/settings my-language`) is theirs too.
-            await session.execute(delete(PersonSettings).where(PersonSettings.user_id == user_id))
-            return len(played)
+            games, playing = await forgetting.ask(session, guild_id, user_id)
+        return Forgetting(games, playing)

@@ -18,7 +18,6 @@ from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from db.models import (
-    LIVE_STATUSES,
     ActionRow,
     Game,
     PlayerStats,
@@ -497,9 +496,14 @@ class Standings(StandingChanges):
                 select(func.count())
                 .select_from(Seat)
                 .join(Game, Game.id == Seat.game_id)
-                .where(Game.guild_id == guild_id, Seat.user_id == user_id, Game.status.not_in(LIVE_STATUSES))
+                .where(Game.guild_id == guild_id, Seat.user_id == user_id, Game.status != "lobby")
             )
-            return bool(stats or played)
+            started = await session.scalar(
+                select(func.count())
+                .select_from(Season)
+                .where(Season.guild_id == guild_id, Season.started_by == user_id)
+            )
+            return bool(stats or played or started)
 
     # --- export -------------------------------------------------------------------------------
 

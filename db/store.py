@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from db import forgetting
 from db.engine import Database, Refused
 from db.models import LIVE_STATUSES, ActionRow, Game, PlayerStats, ResultRow, Seat, Signal, utcnow
 from db.ratings import (
@@ -169,7 +170,7 @@ class Store:
         game: str | None = None,
         signals: Sequence[dict[str, Any]] = (),
         action_log: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> list[int]:
         """One change of a table in one transaction: the row (checked against ``version - 1``),
         then optionally its seats, the action row (seat, action, actor) at ``seq = version``, the
         results with standings and ratings, and the game's secret signals
@@ -180,25 +181,36 @@ class Store:
         every click); only a game's end, which rates players, opens an ORM session for
         ``_record_results``. On SQLite, commits take turns (``Database.writer``), and the plain
         writes of one moment share a commit (``Database.line``); it returns once its own commit
-        is on disk, or raises (``Conflict`` for this write alone)."""
-        if results is None:
+        is on disk, or raises (``Conflict`` for this write alone).
+
+        A write that ends the game (results, or a status past play) also forgets, in the same
+        transaction, the people at it who asked to be forgotten while it was being played
+        (db/forgetting.py), and returns their ids; every other write returns none."""
+        ending = results is not None or values.get("status", "playing") not in LIVE_STATUSES
+        if not ending:
 
             async def rows(connection: Any) -> None:
                 await _write_rows(connection, game_id, version, values, seats, action, signals, action_log)
 
             if self.db.line is not None:
                 await self.db.line.write(rows)
-                return
+                return []
             async with self.db.writer(), self.db.engine.begin() as connection:
                 await rows(connection)
-            return
-        async with self.db.writer():
-            assert seats is not None and guild_id is not None and game is not None
-            async with self.db.sessions() as session, session.begin():
-                await _write_rows(
-                    await session.connection(), game_id, version, values, seats, action, signals, action_log
-                )
+            return []
+        async with self.db.writer(), self.db.sessions() as session, session.begin():
+            connection = await session.connection()
+            # Each person's lock before any row: a forget of one of them waits for this end, or
+            # this end waits for the forget (db/forgetting.py), never the two interleaved.
+            where, seated = await forgetting.people_at(connection, game_id)
+            people = {*seated, *(s.user_id for s in seats or () if s.user_id is not None)}
+            await forgetting.lock_people(connection, where, people)
+            await _write_rows(connection, game_id, version, values, seats, action, signals, action_log)
+            if results is not None:
+                assert seats is not None and guild_id is not None and game is not None
                 await _record_results(session, game_id, guild_id, game, seats, results)
+                await session.flush()  # the results rows, before a forget takes the id off them
+            return await forgetting.settle(connection, where, people)
 
     async def save_snapshots(self, snapshots: Sequence[tuple[int, int, dict[str, Any], list[str]]]) -> None:
         """Store each ``(game_id, version, state, log)`` as that table's snapshot, of the version
@@ -249,10 +261,11 @@ class Store:
         }
         await self.write(game_id, version=version, values=values, seats=seats)
 
-    async def end_table(self, game_id: int, status: str, version: int) -> None:
-        """Cancel a lobby, stop or abandon a game: no results, no stats."""
+    async def end_table(self, game_id: int, status: str, version: int) -> list[int]:
+        """Cancel a lobby, stop or abandon a game: no results, no stats. Returns who was
+        forgotten as it ended (``write``)."""
         values = {"status": status, "deadline_at": None, "finished_at": utcnow()}
-        await self.write(game_id, version=version, values=values)
+        return await self.write(game_id, version=version, values=values)
 
     async def commit_action(
         self,
@@ -272,9 +285,9 @@ class Store:
         guild_id: int | None = None,
         game: str | None = None,
         signals: Sequence[dict[str, Any]] = (),
-    ) -> None:
+    ) -> list[int]:
         """The action row, the new snapshot and (at the end) results, standings and the game's
-        secret signals: one transaction."""
+        secret signals: one transaction. Returns who was forgotten as it ended (``write``)."""
         assert seq == version, "an action's sequence number is the version it produced"
         values: dict[str, Any] = {
             "state": state,
@@ -284,7 +297,7 @@ class Store:
         }
         if results is not None:
             values |= {"status": "finished", "finished_at": utcnow(), "deadline_at": None}
-        await self.write(
+        return await self.write(
             game_id,
             version=version,
             values=values,
@@ -381,7 +394,12 @@ class Store:
             rows = await session.execute(
                 select(ResultRow, Seat.name, Seat.left_at)
                 .join(Seat, (Seat.game_id == ResultRow.game_id) & (Seat.seat == ResultRow.seat))
-                .where(ResultRow.game_id == game_id, ResultRow.mu_after.is_not(None))
+                # A forgotten person's seat keeps its numbers, but is nobody's rating change now.
+                .where(
+                    ResultRow.game_id == game_id,
+                    ResultRow.mu_after.is_not(None),
+                    ResultRow.user_id.is_not(None),
+                )
                 .order_by(ResultRow.place, ResultRow.seat)
             )
             changes = []

@@ -149,7 +149,7 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         "• Your standings in every game and every season, ratings included, are deleted.\n"
         "• The finished games you played keep your seat, named “{forgotten}”: your name and "
         "account are taken off them, and nobody else's results change.\n"
-        "• A game you are playing now still counts when it ends.\n"
+        "• A game you are playing now still counts when it ends, and you are forgotten then.\n"
         "• Messages already posted in the channels stay as they are.\n"
         "This can't be undone.",
         forgotten=T.gettext("former player"),
@@ -209,19 +209,35 @@ class ForgetConfirm(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         if not await acknowledge(interaction, edit=edit):
             return
         try:
-            games = await interaction.client.standings.forget(interaction.guild_id, self.user_id)
+            done = await interaction.client.standings.forget(interaction.guild_id, self.user_id)
         except Exception:
             log.exception("could not forget a person")
             await settle(interaction, T.gettext(NOT_SAVED), edit=edit)
             return
-        interaction.client.referee.languages.forgotten(self.user_id)  # deleted with the record
-        log.info("forgot a person's record in guild %s (%d finished games)", interaction.guild_id, games)
+        if done.waiting_for:
+            log.info("a person in guild %s is forgotten when their game ends", interaction.guild_id)
+            await settle(
+                interaction,
+                T.ngettext(
+                    "Noted: you're playing a game here now, so it still counts your rating as it is. "
+                    "You'll be forgotten the moment it ends; nothing else is needed from you.",
+                    "Noted: you're playing {n} games here now, so they still count your rating as it "
+                    "is. You'll be forgotten the moment the last of them ends; nothing else is needed "
+                    "from you.",
+                    done.waiting_for,
+                ),
+                edit=edit,
+            )
+            return
+        # The ended tables this process still holds (History, Rematch) no longer name them.
+        interaction.client.referee.spine.person_forgotten(interaction.guild_id, self.user_id)
+        log.info("forgot a person's record in guild %s (%d finished games)", interaction.guild_id, done.games)
         await settle(
             interaction,
             T.ngettext(
                 "Done: your standings in this server are deleted, and your name is off {n} finished game.",
                 "Done: your standings in this server are deleted, and your name is off {n} finished games.",
-                games,
+                done.games,
             ),
             edit=edit,
         )

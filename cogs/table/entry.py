@@ -2,9 +2,9 @@
 
 Routing (which table, which seat), the checks that come before any change (is this person seated
 here, is the click from this table's channel or their own DM panel, are they still a member of
-the table's server, is the referee restarting), and the answer the person gets. The change itself
-goes through the spine (``spine.py``); refusals and failures become one clear private answer
-(``_guarded``), and nothing a refusal touches is changed.
+the table's server who can see its channel, is the referee restarting), and the answer the
+person gets. The change itself goes through the spine (``spine.py``); refusals and failures
+become one clear private answer (``_guarded``), and nothing a refusal touches is changed.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.notes import Note, worded
+from cogs.table.sight import CANNOT_SEE, require_sight
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
 from cogs.texts import N_, Texts, speaking
@@ -47,9 +48,10 @@ from rules.base import Event, IllegalAction
 log = logging.getLogger(__name__)
 T = Texts(__name__)
 
-# A server membership seen this recently is trusted for a DM click without asking Discord again:
-# long enough to spare Discord a call per click in a quick exchange, short enough that someone
-# removed from the server stops playing within seconds.
+# A server membership (and sight of the table's channel) seen this recently is trusted for a DM
+# click without asking Discord again: long enough to spare Discord a call per click in a quick
+# exchange, short enough that someone removed from the server or the channel stops playing
+# within seconds.
 MEMBER_CHECK_TTL = timedelta(seconds=10)
 MEMBERSHIP_UNKNOWN = N_(
     "I couldn't check with Discord that you're still in that server, so nothing changed. "
@@ -63,8 +65,9 @@ class Entry:
     def __init__(self, spine: Spine, lifecycle: Lifecycle) -> None:
         self.spine = spine
         self.lifecycle = lifecycle
-        # When each (guild, user) was last seen to be a member, for DM clicks.
-        self._members: dict[tuple[int, int], datetime] = {}
+        # When each (guild, channel, user) was last seen to be a member who sees the channel,
+        # for DM clicks.
+        self._members: dict[tuple[int, int, int], datetime] = {}
         # When each (table, seat, public button) was last used, for rate-limited public buttons.
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
 
@@ -329,27 +332,26 @@ class Entry:
         await self._apply_from_click(interaction, table, seat, action, version, panel=own)
 
     async def _require_member(self, table: Table, user: discord.abc.User) -> None:
-        """A DM click carries no server membership: ask Discord (at most every MEMBER_CHECK_TTL)
-        whether the person is still in the table's server. Only members who hold a seat play;
-        if Discord can't say, the click is refused and nothing changes."""
-        key = (table.guild_id, user.id)
+        """A DM click carries no server membership and no channel: ask Discord (at most every
+        MEMBER_CHECK_TTL) whether the person is still in the table's server and can still see
+        its channel (cogs/table/sight.py). Only those who hold a seat play; if Discord can't
+        say, the click is refused and nothing changes."""
+        key = (table.guild_id, table.channel_id, user.id)
         now = self.spine.scheduler.now()
         seen = self._members.get(key)
         if seen is not None and now - seen < MEMBER_CHECK_TTL:
             return
-        guild = self.spine.bot.get_guild(table.guild_id)
+        self._members.pop(key, None)
         try:
-            if guild is not None:
-                await guild.fetch_member(user.id)
-            else:
-                await self.spine.bot.http.get_member(table.guild_id, user.id)
+            await require_sight(self.spine.bot, table.guild_id, table.channel_id, user.id)
         except (discord.HTTPException, OSError) as error:
             failure = classify(error)
-            if failure in (Failure.MEMBER_GONE, Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
-                self._members.pop(key, None)
+            if failure == Failure.MEMBER_GONE:
                 raise Refusal(
                     T.gettext("You're no longer a member of that server, so you can't play at its table.")
                 ) from None
+            if failure in (Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
+                raise Refusal(T.gettext(CANNOT_SEE)) from None
             log.info("could not check membership for a DM click: %s", error)
             raise Refusal(T.gettext(MEMBERSHIP_UNKNOWN)) from None
         self._members[key] = now
@@ -521,6 +523,8 @@ class Entry:
         for s in old.seats:
             if s.left_at is not None:
                 continue  # people who left don't get dragged back in
+            if s.user_id is None and s.computer_level is None:
+                continue  # a forgotten person's seat: it stays open for whoever joins
             seats.append(SeatInfo(len(seats), s.user_id, s.chosen_name, s.computer_level))
         # The person who asked for the rematch hosts it and sits first.
         seats.sort(key=lambda s: s.user_id != interaction.user.id)

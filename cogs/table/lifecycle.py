@@ -278,7 +278,8 @@ class Lifecycle:
                 )
             )
         try:
-            await self.spine.store.end_table(broken.id, "failed", broken.version + 1)
+            for user_id in await self.spine.store.end_table(broken.id, "failed", broken.version + 1):
+                self.spine.person_forgotten(broken.guild_id, user_id)
         except Conflict:
             pass  # it was ended or changed elsewhere; either way it no longer blocks us here
         except SQLAlchemyError:

@@ -42,7 +42,8 @@ def shown_name(chosen: str, user_id: int | None, computer_level: str | None) -> 
     the lobby seated ("Robo 1 (casual)"), or a person who asked to be forgotten (a seat with no
     person and no computer, kept under the stored marker FORGOTTEN_NAME). None: a name a person
     chose, shown as they chose it."""
-    if user_id is None and computer_level is None and chosen == FORGOTTEN_NAME:
+    # A forgotten seat that a computer took over when its person left keeps its computer level.
+    if user_id is None and chosen == FORGOTTEN_NAME:
         return T.gettext("former player")
     # Only a seat the lobby gave a computer (no person ever sat there) has a computer's name.
     robo = ROBO.fullmatch(chosen) if user_id is None and computer_level else None
@@ -161,6 +162,22 @@ class Table:
         for f in fields(self):
             if f.name not in self._LOCAL:
                 setattr(self, f.name, getattr(draft, f.name))
+
+    def forget_person(self, user_id: int) -> bool:
+        """The person was forgotten (db/forgetting.py): this ended table, kept in memory for its
+        History, Rematch and last drawing, shows their seat as the database now has it."""
+        changed = False
+        names = {s.chosen_name for s in self.seats if s.user_id == user_id and s.chosen_name}
+        said = set(self.closed_note.values.values()) if self.closed_note is not None else set()
+        if said & names:
+            self.closed_note, changed = None, True  # "Stopped by <her name>": the plain ending then
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                seat.user_id, seat.chosen_name, changed = None, FORGOTTEN_NAME, True
+        if self.host_id == user_id:
+            self.host_id, changed = 0, True
+        self.active_at.pop(user_id, None)
+        return changed
 
     @property
     def options(self) -> Any:

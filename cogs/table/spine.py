@@ -204,7 +204,7 @@ class Spine:
         if draft.status not in LIVE_STATUSES:
             values |= {"deadline_at": None, "deadline_action": None, "finished_at": utcnow()}
         try:
-            await self.store.write(table.id, version=draft.version, values=values, **write)
+            forgotten = await self.store.write(table.id, version=draft.version, values=values, **write)
         except Conflict:
             log.warning(
                 "table %s changed elsewhere (not at version %s); reloading it", table.id, table.version
@@ -215,6 +215,18 @@ class Spine:
         table.adopt(draft)
         if table.status != was:
             journal.status_changed(self.bot, table, was)
+        # People who asked to be forgotten while this game went on were, as it ended.
+        for user_id in forgotten or ():  # (a stand-in store may answer None)
+            table.forget_person(user_id)
+            self.person_forgotten(table.guild_id, user_id)
+
+    def person_forgotten(self, guild_id: int, user_id: int) -> None:
+        """`/stats forget` (or the end of the person's last game) took them off the database:
+        the ended tables kept in memory here (History, Rematch, their last drawing) follow."""
+        for ended in list(self.messages.closed.values()):
+            if ended.guild_id == guild_id:
+                ended.forget_person(user_id)  # messages already posted stay as they are
+        self.languages.forgotten(user_id)  # their stored language went with the rest
 
     async def reload(self, table: Table) -> None:
         """Take the table as the database has it now (someone else wrote it).

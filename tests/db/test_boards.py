@@ -22,6 +22,7 @@ from db.ratings import (
     season_sigma,
     shown_rating,
 )
+from db.standing_changes import Forgetting
 from db.standings import FORGOTTEN_NAME, Standings
 from db.store import SeatSpec, Store
 from tests.e2e.boards_helpers import Sitter, finish_quickly, record_game
@@ -241,7 +242,7 @@ async def test_a_new_season_archives_the_standings_and_starts_from_the_ratings(
 async def test_forgetting_a_person_keeps_the_games_without_them(stores: tuple[Store, Standings]) -> None:
     """ann asks to be forgotten: her standings (all seasons) go; the finished games she played
     keep her seat as a "former player" with no account behind it, and her clicks lose her id;
-    bea's standings and everyone's results stay; a table ann is still playing is left alone."""
+    bea's standings and everyone's results stay; a lobby ann sits in keeps her until it ends."""
     store, standings = stores
     people = [Sitter(1, "ann"), Sitter(2, "bea"), Sitter(None, "Robo 1 (casual)", "casual")]
     gid = await record_game(store, guild_id=GUILD, channel_id=5, key="zipzap", sitters=people, seed=3)
@@ -263,7 +264,10 @@ async def test_forgetting_a_person_keeps_the_games_without_them(stores: tuple[St
         assert bea_before is not None
 
     assert await standings.has_record(GUILD, 1)
-    assert await standings.forget(GUILD, 1) == 1
+    # Seated in a lobby: forgotten when it ends (else the cancelled table would keep her seat).
+    assert await standings.forget(GUILD, 1) == Forgetting(games=0, waiting_for=1)
+    assert await standings.has_record(GUILD, 1)
+    assert await store.end_table(live, "cancelled", 1) == [1]
     assert not await standings.has_record(GUILD, 1)
 
     async with standings.db.sessions() as session:
@@ -277,8 +281,8 @@ async def test_forgetting_a_person_keeps_the_games_without_them(stores: tuple[St
         assert 1 not in set(await session.scalars(select(ActionRow.actor_id).where(ActionRow.game_id == gid)))
         game = await session.get(Game, gid)
         assert game is not None and game.host_id == 0 and game.log == []  # no line names her now
-        live_seat = (await session.scalars(select(Seat).where(Seat.game_id == live))).one()
-        assert (live_seat.user_id, live_seat.name) == (1, "ann")
+        lobby_seat = (await session.scalars(select(Seat).where(Seat.game_id == live))).one()
+        assert (lobby_seat.user_id, lobby_seat.name) == (None, FORGOTTEN_NAME)
         bea = await session.get(PlayerStats, (GUILD, "zipzap", 2))
         assert bea is not None and (bea.mu, bea.sigma, bea.total_games) == (
             bea_before.mu,

@@ -25,6 +25,7 @@ TABLES = {
     "shard_leases",
     "seasons",
     "season_standings",
+    "forget_requests",
 }
 
 
@@ -315,7 +316,8 @@ def test_0006_languages_up_down_up(fresh_database_url: str) -> None:
 
     guilds, people, stored = asyncio.run(choose())
     assert guilds == {1: "es", 2: "pl"} and people == {11: "de"} and stored == "de"
-    before = {t: n for t, n in row_counts(url).items() if t != "person_settings"}
+    # Tables later revisions add go too on the way down to 0005.
+    before = {t: n for t, n in row_counts(url).items() if t not in ("person_settings", "forget_requests")}
     downgrade(url, "0005")
     assert "person_settings" not in tables_in(url)
     assert row_counts(url) == before  # every game and server row stays
