@@ -94,6 +94,10 @@ class SeatInfo:
         )
 
 
+# Timeouts in a row after which a person is taken to be away (issue 33: not pinged every turn).
+AWAY_AFTER = 2
+
+
 @dataclass
 class Table:
     id: int
@@ -132,13 +136,16 @@ class Table:
     unreachable_since: datetime | None = None
     # When someone last acted by hand, per user: no ping for a person who is playing right now.
     active_at: dict[int, datetime] = field(default_factory=dict)
+    # Seat -> how many times in a row the referee acted for it on a timeout; a seat out of time
+    # twice is away (``away``): no more pings until its person acts again (cogs/table/pings.py).
+    timeouts: dict[int, int] = field(default_factory=dict)
     # Loaded by a process that does not own the table (a DM click reached it): it may commit one
     # change, version-checked, and tells the owner; it never times, plays or draws the table.
     foreign: bool = False
 
     # Fields that belong to this process's handling of the table, not to the game: a draft shares
     # them and adopt() leaves them alone.
-    _LOCAL = ("lock", "planned", "active_at", "foreign")
+    _LOCAL = ("lock", "planned", "active_at", "timeouts", "foreign")
 
     def draft(self) -> Table:
         """A copy to make a change on. The engine state is copied through its JSON (the one
@@ -186,6 +193,14 @@ class Table:
             return None
         self.host_id = humans[0].user_id
         return humans[0]
+
+    def away(self) -> list[int]:
+        """The people's seats that ran out of time twice in a row and have not acted since."""
+        return [
+            s.seat
+            for s in self.seats
+            if not s.is_computer and s.user_id is not None and self.timeouts.get(s.seat, 0) >= AWAY_AFTER
+        ]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this person plays now (not one they left)."""
