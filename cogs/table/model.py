@@ -94,6 +94,21 @@ class SeatInfo:
         )
 
 
+def said_once(events: list[Event]) -> list[Event]:
+    """The events with each one the timeout before it already told left out: a "timeout" whose
+    action is the next event of the same seat ("alice ran out of time and passes.") says what
+    happened, and "alice passes." after it read as a second pass (issue 33)."""
+    kept: list[Event] = []
+    for event in events:
+        before = kept[-1] if kept else None
+        if before is not None and before.kind == "timeout" and before.seat == event.seat:
+            action = str(before.data.get("action", ""))
+            if action == event.kind or action.startswith(event.kind + "-"):
+                continue
+        kept.append(event)
+    return kept
+
+
 # Timeouts in a row after which a person is taken to be away (issue 33: not pinged every turn).
 AWAY_AFTER = 2
 
@@ -243,7 +258,7 @@ class Table:
         if events:
             self.logged_at = self.version
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        entries = [e.to_json() for e in (events if deal is None else events[deal:])]
+        entries = [e.to_json() for e in said_once(events if deal is None else events[deal:])]
         self.add_log(entries, fresh=deal is not None)
         # What the action's row keeps of the log (db/snapshots.py): only its own entries. Without
         # them a restart rebuilt the Latest lines as of the snapshot, losing every line since.

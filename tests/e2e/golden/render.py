@@ -185,6 +185,9 @@ class Unpainted:
     def pictures(self, sketches: list[Sketch]) -> list[Picture]:
         return [Picture(s.filename, b"", s.alt, small=s.small) for s in sketches]
 
+    def unavailable(self, sketches: list[Sketch]) -> list[str]:
+        return []  # every picture "is drawn": none is said to be missing
+
     def shutdown(self) -> None:
         return None
 
