@@ -11,6 +11,7 @@ of them and the board scrolled away. The rules here:
   are looking at the table already);
 - a line that pings nobody does not get a message of its own: the table's one announcement line
   is edited in place instead (an edit never notifies anyone), within the channel's edit budget;
+  a line that pings is a new message (only a new one notifies), and the line before it is deleted;
 - a line for nobody (news, e.g. "Time is up for Bea") is posted as it is, pinging nobody;
 - one ping per person per round at most (a game's ``epoch``, e.g. Spy Trap's round: a second
   bid turn in it edits the line in place); none for a seat the referee has just acted for (its
@@ -131,12 +132,21 @@ class Announcer:
         def keep(message: discord.Message) -> None:
             self.lines[table.id] = message.id
 
+        def replace(message: discord.Message) -> None:
+            """A new turn line that pings: the one before it is out of date, and goes, so the
+            channel keeps one turn line (a slow player's turns once made a wall of them)."""
+            previous = self.lines.get(table.id)
+            keep(message)
+            if previous is not None and previous != message.id:
+                delete = partial(self.messages.delete_line, table.id, table.channel_id, previous)
+                self.messages.effects.book(f"unline{table.id}:{previous}", delete)
+
         if announcement.seats and not people:
             return  # for computers only: they need no telling
         text = self.line(announcement, people)
         if ping or not people:
             due = partial(self.still_due, table.id, tuple(announcement.seats)) if people else None
-            await self.messages.say(table, text, only(ping), keep if people else None, due)
+            await self.messages.say(table, text, only(ping), replace if people else None, due)
             return
         if self.lines.get(table.id) is not None:
             if self.messages.budget.wait(table.channel_id, self.scheduler.now()) > 0:

@@ -48,8 +48,9 @@ async def test_a_slow_then_absent_trap_player_is_pinged_once_a_turn_then_not_at_
     run out for eight turns (the referee moves for her), then she comes back and plays at once.
 
     Pinged at most once per turn; after two timeouts in a row she is away: the table says "💤 away"
-    and no ping comes until she acts again. Fails on main before issue 33: every one of her away
-    turns posted a new "@alice, your turn at Trap…" (the ping wall), and nothing said "away"."""
+    and no ping comes until she acts again; the channel keeps one turn line, each pinging one
+    replacing the one before. Fails on main before issue 33: every one of her away turns posted a
+    new "@alice, your turn at Trap…" (the ping wall), and nothing said "away"."""
     env = simcord_env
     simcord_bot.referee.new_seed = lambda: 11
     simcord_bot.referee.computer_speed = 0.5
@@ -105,4 +106,7 @@ async def test_a_slow_then_absent_trap_player_is_pinged_once_a_turn_then_not_at_
     # Back, and playing at once: she is active, so no ping is needed either.
     assert pings_to(env, channel, alice.id) <= 5, per_turn
     assert last_turn > 12
+    # One turn line in the channel, not a wall of them: a pinging line replaces the one before.
+    turn_lines = [m for m in channel.history() if "your turn at Trap" in (m.content or "")]
+    assert len(turn_lines) <= 1, [m.content for m in turn_lines]
     assert not env.errors
