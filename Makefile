@@ -40,10 +40,12 @@ offline: $(VENV)/.offline
 run: $(VENV)/.bot
 	@$(PY) bot.py || [ $$? -eq 2 ]
 
+# The suite runs on every core, a test file per worker (pytest-xdist): each test has its own
+# database and SimCord world. `pytest -n 0` runs it in one process.
 test: $(VENV)/.test
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 # The browser test (tests/browser: a whole game in the offline page, in headless Chromium). It is
 # part of `make test` too, and skips there, saying why, where no browser is installed.

@@ -47,6 +47,7 @@ DEFAULT_DATABASE_URL = f"sqlite+aiosqlite:///{ROOT / 'data' / 'referee.sqlite3'}
 EXTENSIONS = (
     "cogs.tables",
     "cogs.stats",
+    "cogs.settings",
     "cogs.help",
     "cogs.zipzap",
     "cogs.zaptrap",
@@ -210,6 +211,8 @@ class RefereeBot(commands.Bot):
         first_start = gc.get_freeze_count() == 0
         if first_start:
             gc.freeze()
+        # Each server's and person's chosen language, before anything is drawn for them.
+        await self.referee.languages.load()
         resumed = await self.referee.resume()
         if resumed:
             log.info("resumed %d live tables", resumed)

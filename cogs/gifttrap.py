@@ -26,7 +26,7 @@ from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.common import escape
 from cogs.table.drawing import Announcement
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, signed
@@ -596,7 +596,9 @@ class GiftTrapCog(commands.Cog):
         strategy_cards=locale_str("Play with Give More, Get More and GiftTRAP (default on)"),
         speed=locale_str("Timers: relaxed, fast or off"),
         thread=locale_str("Play in a new thread"),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -605,6 +607,7 @@ class GiftTrapCog(commands.Cog):
         strategy_cards: bool = True,
         speed: Literal["relaxed", "fast", "off"] = "relaxed",
         thread: bool = False,
+        language: str | None = None,
     ) -> None:
         await open_table_command(
             interaction,
@@ -613,6 +616,7 @@ class GiftTrapCog(commands.Cog):
             speed=speed,
             rules={"track_length": track_length, "strategy_cards": strategy_cards},
             thread=thread,
+            language=language,
         )
 
     @gifttrap.command(

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
+from cogs.table.languages import Spoken
 from cogs.texts import N_, Texts
 from rules import GAMES
 
@@ -242,6 +243,7 @@ def help_embed() -> discord.Embed:
             "games, each one a replay away · `/replay` a game by its number"
         ),
         T.gettext("`/stats forget` delete your record here · managers: `/season new`, `/stats export`"),
+        T.gettext("`/settings my-language` the language I speak to you · managers: `/settings language`"),
     ]
     return discord.Embed(
         title=T.gettext("How this bot works"), description="\n".join(lines), colour=discord.Colour.blurple()
@@ -300,7 +302,7 @@ async def show_full_rules(interaction: discord.Interaction[Any], game_key: str) 
         await reply(interaction, T.gettext("I couldn't show the rules just now. Please press again."))
 
 
-class FullRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_ID.pattern):
+class FullRulesButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=RULES_ID.pattern):
     """**Full rules** under a quick start: the game is in the custom_id, so the button works for
     anyone, after restarts, with nothing kept per message."""
 

@@ -27,7 +27,7 @@ from sqlalchemy import update
 
 from cogs.offline_page import PageSync, PageUnsupported
 from cogs.table.journal import TABLE_EVENTS
-from cogs.texts import Texts
+from cogs.texts import LANGUAGES, Texts, speaking
 from db.engine import Database, migrate
 from db.models import LIVE_STATUSES, Game, utcnow
 
@@ -89,9 +89,15 @@ async def retire_leftover_tables(url: str) -> int:
 
 @contextlib.asynccontextmanager
 async def offline_world(
-    bot: Any, *, game: str | None = None, port: int | None = None, preview: bool = True
+    bot: Any,
+    *,
+    game: str | None = None,
+    port: int | None = None,
+    preview: bool = True,
+    language: str | None = None,
 ) -> AsyncIterator[OfflineWorld]:
-    """Run ``bot`` in SimCord with the simulated server built, and (optionally) its Preview."""
+    """Run ``bot`` in SimCord with the simulated server built, and (optionally) its Preview.
+    ``language``: the simulated server's (its tables', and the welcome's), for this run only."""
     import simcord
 
     async with simcord.run(bot, check_errors=False, settle_timeout=30) as env:
@@ -107,7 +113,11 @@ async def offline_world(
         channels = {key: guild.create_text_channel(key) for key in keys}
         friends = [guild.add_member(env.create_user(name)) for name in FRIENDS]
         world = OfflineWorld(env, guild, channels, friends)
-        await welcome(bot, channels)
+        if language in LANGUAGES:
+            # As `/settings language` would, without storing it: the next run may choose another.
+            bot.referee.languages.guilds[guild.id] = language
+        with speaking(language):  # the channel reads the welcome
+            await welcome(bot, channels)
         try:
             if not preview:
                 yield world
@@ -173,7 +183,9 @@ async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
             last = now
 
 
-async def serve(bot: Any, *, game: str | None, port: int | None, database: str) -> int:
+async def serve(
+    bot: Any, *, game: str | None, port: int | None, database: str, language: str | None = None
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -182,7 +194,7 @@ async def serve(bot: Any, *, game: str | None, port: int | None, database: str) 
         # stops asyncio.run there.
         with contextlib.suppress(RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    async with offline_world(bot, game=game, port=port) as world:
+    async with offline_world(bot, game=game, port=port, language=language) as world:
         page = world.preview
         names = ", ".join(f.name for f in world.friends)
         channel_list = ", ".join(f"#{k}" for k in world.channels)
@@ -216,6 +228,12 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log
     parser.add_argument("--offline", action="store_true")
     parser.add_argument("--game", help="which game's channel the page shows (default: the first)")
     parser.add_argument("--port", type=int, default=None, help="loopback port (default: any free port)")
+    parser.add_argument(
+        "--language",
+        choices=sorted(LANGUAGES),
+        default=None,
+        help="the simulated server's language, for its tables (default: English)",
+    )
     args = parser.parse_args(argv)
     terminal_logging(log_level)
     if not preview_installed():
@@ -229,7 +247,10 @@ def run_offline(argv: list[str], settings_factory: Any, bot_factory: Any, *, log
     asyncio.run(retire_leftover_tables(settings.database_url))
     bot = bot_factory(settings)
     try:
-        return asyncio.run(serve(bot, game=args.game, port=args.port, database=_shown(settings.database_url)))
+        database = _shown(settings.database_url)
+        return asyncio.run(
+            serve(bot, game=args.game, port=args.port, database=database, language=args.language)
+        )
     except KeyboardInterrupt:
         return 0
     except PageUnsupported as error:

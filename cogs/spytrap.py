@@ -25,7 +25,7 @@ from cogs.drawings.spytrap_panel import home_line, state_of
 from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.drawing import Announcement
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
@@ -387,13 +387,16 @@ class SpyTrapCog(commands.Cog):
         speed=locale_str("speed"),
         thread=locale_str("thread"),
         max_rounds=locale_str("max_rounds"),
+        language=locale_str("language"),
     )
     @app_commands.describe(
         seats=locale_str("How many seats (2–6)"),
         speed=locale_str("Timers: relaxed, fast or off"),
         thread=locale_str("Play in a new thread"),
         max_rounds=locale_str("Stop after this many rounds and rank by Files (default 40)"),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -401,9 +404,12 @@ class SpyTrapCog(commands.Cog):
         speed: Literal["relaxed", "fast", "off"] = "relaxed",
         thread: bool = False,
         max_rounds: app_commands.Range[int, 5, 200] | None = None,
+        language: str | None = None,
     ) -> None:
         rules = {} if max_rounds is None else {"round_limit": max_rounds}
-        await open_table_command(interaction, GAME.key, seats=seats, speed=speed, rules=rules, thread=thread)
+        await open_table_command(
+            interaction, GAME.key, seats=seats, speed=speed, rules=rules, thread=thread, language=language
+        )
 
     @spytrap.command(
         name=locale_str("rules"),

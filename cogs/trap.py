@@ -50,7 +50,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.common import reply
 from cogs.table.drawing import Announcement
 from cogs.table.layout import Download
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts
@@ -487,7 +487,9 @@ class TrapCog(commands.Cog):
         quick_setup=locale_str("Skip the Arrow Drop: every line gets a random arrow"),
         speed=locale_str("Move clock: relaxed (90 s), fast (30 s) or off"),
         thread=locale_str("Play in a new thread"),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -496,6 +498,7 @@ class TrapCog(commands.Cog):
         quick_setup: bool = False,
         speed: Literal["relaxed", "fast", "off"] = "relaxed",
         thread: bool = False,
+        language: str | None = None,
     ) -> None:
         await open_table_command(
             interaction,
@@ -504,6 +507,7 @@ class TrapCog(commands.Cog):
             speed=speed,
             rules={"variant": variant, "size": int(size), "quick_setup": quick_setup},
             thread=thread,
+            language=language,
         )
 
     @trap.command(

@@ -34,10 +34,10 @@ from cogs.drawings.zaptrap_panel import RECENT_GESTURES, ZapTrapPanel, state_of
 from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.help import send_rules
 from cogs.table.buttons import TableButton
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
-from cogs.texts import N_, Texts, number
+from cogs.texts import N_, Texts, language, number
 from cogs.words import zaptrap as words
 from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
 from rules.base import Event, IllegalAction
@@ -70,10 +70,13 @@ def table_sketch(view: ZapTrapView) -> Sketch | None:
     if not cards:
         return None
     preset, species = view["preset"], int(view["species"])
+    # The captions and corners are words of the table's language: the key holds it, and the worker
+    # process drawing it is told it (it speaks none of its own).
+    lang = language()
     return Sketch(
         TABLE_FILE,
-        ("zaptrap-table", preset, species, cards),
-        partial(zaptrap_cards.face_up_png, cards, preset, species),
+        ("zaptrap-table", preset, species, cards, lang),
+        partial(zaptrap_cards.face_up_png, cards, preset, species, lang),
         zaptrap_cards.table_alt(view),
         small=len(cards) == 1,
     )
@@ -88,10 +91,11 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
         givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
         playable = tuple(sorted(c for c in set(cards) if c in givable))
     preset, species = view["preset"], int(view["species"])
+    lang = language()  # of the captions, as on the table's picture
     return Sketch(
         HAND_FILE,
-        ("zaptrap-hand", preset, species, cards, playable),
-        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species),
+        ("zaptrap-hand", preset, species, cards, playable, lang),
+        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, lang=lang),
         zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
     )
 
@@ -444,6 +448,7 @@ class ZapTrapCog(commands.Cog):
         thread=_command_text(N_("thread")),
         target=_command_text(N_("target")),
         wrong_targets=_command_text(N_("wrong_targets")),
+        language=_command_text(N_("language")),
     )
     @app_commands.describe(
         seats=_command_text(N_("How many seats (3–6; with 4 or 6, partners sit opposite)")),
@@ -453,7 +458,9 @@ class ZapTrapCog(commands.Cog):
         thread=_command_text(N_("Play in a new thread")),
         target=_command_text(N_("Points to win (default 7)")),
         wrong_targets=_command_text(N_("3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them")),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -464,6 +471,7 @@ class ZapTrapCog(commands.Cog):
         thread: bool = False,
         target: app_commands.Range[int, 1, 50] = 7,
         wrong_targets: Literal["penalise", "refuse"] = "penalise",
+        language: str | None = None,
     ) -> None:
         await open_table_command(
             interaction,
@@ -473,6 +481,7 @@ class ZapTrapCog(commands.Cog):
             rules={"preset": preset, "target": target, "refuse_wrong_targets": wrong_targets == "refuse"},
             thread=thread,
             timers={"lull": float(lull)} if lull is not None else None,
+            language=language,
         )
 
     @zaptrap.command(

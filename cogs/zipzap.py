@@ -19,7 +19,7 @@ from discord.ext import commands
 from cogs.drawings import zipzap_cards
 from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
-from cogs.table.lifecycle import open_table_command
+from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, join
@@ -568,7 +568,9 @@ class ZipZapCog(commands.Cog):
         speed=locale_str("Timers: off, relaxed or fast"),
         thread=locale_str("Play in a new thread"),
         rounds=locale_str("How many rounds (default: one per player, doubled with 2 or 3 players)"),
+        language=LANGUAGE_OPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -577,6 +579,7 @@ class ZipZapCog(commands.Cog):
         speed: Literal["relaxed", "fast", "off"] = "relaxed",
         thread: bool = False,
         rounds: app_commands.Range[int, 1, 20] | None = None,
+        language: str | None = None,
     ) -> None:
         await open_table_command(
             interaction,
@@ -585,6 +588,7 @@ class ZipZapCog(commands.Cog):
             speed=speed,
             rules={"scoring": scoring, "rounds": rounds},
             thread=thread,
+            language=language,
         )
 
     @zipzap.command(

@@ -54,6 +54,9 @@ class GuildSettings(Base):
     default_speed: Mapped[str | None] = mapped_column(String(16))
     # Whether games with computer players change OpenSkill ratings in this server.
     rate_computer_games: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # The language new tables speak here (`/settings language`; cogs.texts.LANGUAGES); None: the
+    # server's Discord language, else English.
+    language: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -71,6 +74,9 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     speed: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(BigInteger)
+    # What the channel reads (the table message, posts, pings, results) is in this language
+    # (cogs.texts.LANGUAGES); None on rows from before 0006: English.
+    language: Mapped[str | None] = mapped_column(String(16))
     # The engine's to_json() at version ``state_version`` (the latest snapshot; None while in the
     # lobby). Not rewritten by every action: the actions after it rebuild the current state
     # (db/snapshots.py), and Store hands out rows with ``state`` already brought up to date.
@@ -246,6 +252,17 @@ class SeasonStanding(Base):
     total_games: Mapped[int] = mapped_column(Integer)
 
 
+class PersonSettings(Base):
+    """A person's own choices, wherever they play: the language of what only they see
+    (`/settings my-language`). No row: follow their Discord client's language."""
+
+    __tablename__ = "person_settings"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str | None] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ShardLease(Base):
     """Which process plays the tables of a Discord shard, under which shard count (on SQLite;
     PostgreSQL uses advisory locks). A lease is renewed by its owner's heartbeat; one that ran
@@ -268,6 +285,7 @@ __all__ = [
     "Base",
     "Game",
     "GuildSettings",
+    "PersonSettings",
     "PlayerStats",
     "ResultRow",
     "Season",

@@ -18,6 +18,7 @@ from db.models import (
     LIVE_STATUSES,
     ActionRow,
     Game,
+    PersonSettings,
     PlayerStats,
     ResultRow,
     Season,
@@ -205,4 +206,6 @@ class StandingChanges:
                 .values(host_id=0)
                 .execution_options(synchronize_session=False)
             )
+            # Their language for what only they see (`/settings my-language`) is theirs too.
+            await session.execute(delete(PersonSettings).where(PersonSettings.user_id == user_id))
             return len(played)

@@ -110,9 +110,11 @@ class Store:
         speed: str,
         seed: int,
         seats: Sequence[SeatSpec],
+        language: str | None = None,
     ) -> int:
         async with self.db.writer(), self.db.sessions() as session:
             row = Game(
+                language=language,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game,

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from cogs.table.failures import Failure, classify
+from cogs.table.languages import Spoken
 from cogs.table.results import escaped
 from cogs.texts import N_, Texts
 from rules import GAMES
@@ -126,7 +127,7 @@ async def settle(interaction: discord.Interaction[Any], text: str, *, edit: bool
 DISMISS_ID = re.compile(r"bx:(?P<what>[a-z]{1,16})")
 
 
-class Dismiss(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DISMISS_ID.pattern):
+class Dismiss(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DISMISS_ID.pattern):
     """Cancel under a confirmation: says nothing changed and takes the buttons away."""
 
     def __init__(self, what: str = "cancel", label: str | None = None) -> None:

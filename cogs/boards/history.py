@@ -17,6 +17,7 @@ import discord
 from cogs.boards import replay
 from cogs.boards.common import READ_FAILED, answer, escaped, game_title, is_ephemeral, say
 from cogs.table.buttons import payload, view_of
+from cogs.table.languages import Spoken
 from cogs.table.model import shown_name
 from cogs.texts import Texts, ordinal
 from db.ratings import change_text
@@ -151,7 +152,7 @@ async def send_page(
     await answer(interaction, edit=edit, embed=embed, view=view_of(items))
 
 
-class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+class HistoryPage(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
     """◀ or ▶ under a history: whose, which game (or all), and the page it leads to."""
 
     def __init__(self, user_id: int, game: str, page: int, direction: str, *, disabled: bool = False) -> None:
@@ -182,7 +183,7 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_
         await send_page(interaction, self.user_id, None, self.game, self.page, edit=edit)
 
 
-class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_ID.pattern):
+class ReplayPick(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_ID.pattern):
     """ "Watch a replay…": one option per game on the page; the value is the game's number."""
 
     def __init__(self, user_id: int, entries: list[HistoryEntry] | None = None) -> None:

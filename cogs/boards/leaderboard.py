@@ -17,6 +17,7 @@ import discord
 
 from cogs.boards.common import NO_PINGS, READ_FAILED, answer, escaped, game_title, is_ephemeral, say
 from cogs.table.buttons import view_of
+from cogs.table.languages import Spoken
 from cogs.texts import Texts
 from db.ratings import PROVISIONAL_GAMES
 from db.standings import BoardPage as Page
@@ -163,7 +164,7 @@ async def send_board(interaction: discord.Interaction[Any], game: str, season: i
         log.info("could not post the %s leaderboard: %s", game, error)
 
 
-class BoardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+class BoardPage(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
     """◀ or ▶ under a leaderboard: the page it leads to, for whoever presses it."""
 
     def __init__(self, game: str, season: int, page: int, direction: str, *, disabled: bool = False) -> None:

@@ -32,6 +32,7 @@ from cogs.boards.common import (
 )
 from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
+from cogs.table.languages import Spoken
 from cogs.texts import Texts, ordinal
 from db.ratings import PROVISIONAL_GAMES
 from db.standings import ExportRow, GameRecord, Streak
@@ -138,7 +139,9 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         log.exception("could not read a record to forget")
         await say(interaction, T.gettext(READ_FAILED))
         return
-    if not known:
+    # Their own language (`/settings my-language`) is theirs to have forgotten too, record or not.
+    chosen = interaction.client.referee.languages.people.get(interaction.user.id)
+    if not known and chosen is None:
         await say(interaction, T.gettext("You have no record in this server, so there's nothing to forget."))
         return
     text = T.gettext(
@@ -151,6 +154,10 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
         "This can't be undone.",
         forgotten=T.gettext("former player"),
     )
+    if chosen is not None:
+        text += "\n" + T.gettext(
+            "Your own language for the referee (`/settings my-language`) is forgotten too, in every server."
+        )
     items: list[discord.ui.Item[Any]] = [
         ForgetConfirm(interaction.user.id, int(time.time())),
         Dismiss("keep", T.pgettext("button", "Keep my record")),
@@ -158,7 +165,7 @@ async def ask_to_forget(interaction: discord.Interaction[Any]) -> None:
     await answer(interaction, edit=False, content=text, view=view_of(items))
 
 
-class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_ID.pattern):
+class ForgetConfirm(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_ID.pattern):
     """**Forget me** under the question: the person it was asked of, and when."""
 
     def __init__(self, user_id: int, asked_at: int) -> None:
@@ -207,6 +214,7 @@ class ForgetConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FOR
             log.exception("could not forget a person")
             await settle(interaction, T.gettext(NOT_SAVED), edit=edit)
             return
+        interaction.client.referee.languages.forgotten(self.user_id)  # deleted with the record
         log.info("forgot a person's record in guild %s (%d finished games)", interaction.guild_id, games)
         await settle(
             interaction,

@@ -30,6 +30,7 @@ import discord
 from cogs.boards.common import answer, game_title, is_ephemeral, say
 from cogs.table.buttons import view_of
 from cogs.table.drawing import GameUI, TableDrawing
+from cogs.table.languages import Spoken
 from cogs.table.lobby import Lobby
 from cogs.table.model import SeatInfo, Table
 from cogs.table.results import REPLAY_ID, replay_id
@@ -259,7 +260,7 @@ async def download(interaction: discord.Interaction[Any], game_id: int) -> None:
 ARROWS = {"f": "⏮️", "p": "◀️", "n": "▶️", "l": "⏭️", "w": "📼"}
 
 
-class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_ID.pattern):
+class ReplayStep(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_ID.pattern):
     """⏮ ◀ ▶ ⏭ under a replay: the game and the step it leads to."""
 
     def __init__(self, game_id: int, step: int, direction: str, *, disabled: bool = False) -> None:
@@ -283,7 +284,7 @@ class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP_I
         await show(interaction, self.game_id, self.step, edit=is_ephemeral(interaction))
 
 
-class ReplayDownload(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DOWNLOAD_ID.pattern):
+class ReplayDownload(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DOWNLOAD_ID.pattern):
     """**Download**: the recorded game as JSON, privately."""
 
     def __init__(self, game_id: int) -> None:

@@ -33,6 +33,7 @@ from cogs.boards.common import (
 from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
 from cogs.table.failures import classify
+from cogs.table.languages import Spoken
 from cogs.texts import N_, Texts
 from db.standings import SeasonRace
 from rules import GAMES
@@ -93,7 +94,7 @@ async def ask(interaction: discord.Interaction[Any], game: str) -> None:
     await answer(interaction, edit=False, content="\n".join(lines), view=view_of(items))
 
 
-class SeasonConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEASON_ID.pattern):
+class SeasonConfirm(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=SEASON_ID.pattern):
     """The confirm button: which game (or all), and when it was asked."""
 
     def __init__(self, game: str, asked_at: int, label: str | None = None) -> None:

@@ -16,16 +16,16 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cogs.drawings.lettering import font
 from cogs.texts import Texts
 
 T = Texts(__name__)
 
 RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 CARD_W = 84
 CARD_H = 120
@@ -70,11 +70,6 @@ class Picture:
 
     png: bytes
     alt: str
-
-
-@cache
-def font(px: int) -> Font:
-    return ImageFont.load_default(size=px)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,9 +31,9 @@ from cogs.drawings.cards import (
     encode,
     fit_alt,
     fit_text,
-    font,
     grid,
 )
+from cogs.drawings.lettering import font, legible
 from cogs.texts import N_, Texts
 from rules.gifttrap.tokens import TOKENS, Token
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
@@ -73,15 +73,23 @@ class PictureWords(TypedDict):
     seats: str
 
 
+def drawn_name(name: str, seat: int) -> str:
+    """A seat's name as the picture can letter it (cogs/drawings/lettering.py): a name in a script
+    the font lacks, or all emoji, is drawn as its seat ("seat 2"), never as empty boxes."""
+    # Translators: a player by seat number, drawn in a picture where their name cannot be.
+    return legible(name, T.pgettext("picture", "seat {number}", number=seat + 1))
+
+
 def picture_words(names: Sequence[str] = ()) -> PictureWords:
     """The pictures' words in the language spoken now (the caller's: pass them to the drawing)."""
+    drawn = [drawn_name(name, seat) for seat, name in enumerate(names)]
     return {
         "no_gifts": T.gettext("no gifts yet"),
         "nothing": T.gettext("nothing yet"),
         # Translators: under a revealed gift, who gave it (drawn in a small picture: keep it short).
-        "from_names": [T.gettext("from {name}", name=name) for name in names],
+        "from_names": [T.gettext("from {name}", name=name) for name in drawn],
         # Translators: under a revealed gift, who received it (drawn in a small picture: keep it short).
-        "to_names": [T.gettext("to {name}", name=name) for name in names],
+        "to_names": [T.gettext("to {name}", name=name) for name in drawn],
         # Translators: under a revealed gift, seat numbers: the giver's to the receiver's (a template:
         # keep the doubled braces).
         "seats": T.gettext("{{giver}} to {{receiver}}"),
@@ -275,7 +283,7 @@ def reveal_png(
         if gift["trapped"]:
             _cross(draw, x, y)
         _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
-        # Words, not an arrow: Pillow's built-in font has no arrow glyphs.
+        # Words, not an arrow: they were chosen when the font had no arrows, and read in any language.
         if names is None:
             label = said["seats"].format(giver=gift["giver"] + 1, receiver=gift["receiver"] + 1)
             draw.text(

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from cogs.drawings.lettering import font
 
 CELL = 96  # pixels between neighbouring points
 MARGIN = 56  # around the grid, room for the coordinates
@@ -40,9 +41,9 @@ def image_size(size: int) -> tuple[int, int]:
     return 2 * MARGIN + span + PANEL, 2 * MARGIN + span + STATUS
 
 
-@cache
-def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=px)
+def _font(px: int) -> ImageFont.FreeTypeFont:
+    # The cards' typeface (lettering.py), so Polish or German words draw on the board too.
+    return font(px)
 
 
 def _xy(size: int, point: str) -> tuple[int, int]:
@@ -154,7 +155,7 @@ def _draw_panel(
         text = words["players"][seat]
         draw.text((left + 30, y + 10), text, fill=TEXT, font=label, anchor="lm")
         if view.get("to_move") == seat:
-            # Drawn, not typed: Pillow's built-in font has no arrow glyphs ("◀" came out as a box).
+            # Drawn, not typed: so it was under Pillow's built-in font, which had no arrow glyphs.
             end = left + 30 + draw.textlength(text, font=label) + 10
             draw.polygon([(end, y + 10), (end + 12, y + 3), (end + 12, y + 17)], fill=TEXT)
         draw.text((left + 4, y + 34), words["on_board"][seat], fill=TEXT, font=small, anchor="lm")

@@ -15,7 +15,7 @@ from PIL import ImageDraw
 
 from cogs.drawings.cards import RGB, Art, Face, Picture, draw_shape, fit_alt, hand_image, row_image
 from cogs.drawings.zaptrap_words import ALIENS, card_name, species_name, suit_name
-from cogs.texts import N_, Texts
+from cogs.texts import N_, Texts, language, speaking
 from rules.zaptrap.cards import special_kind, species_shown
 from rules.zaptrap.views import ZapTrapView
 
@@ -156,10 +156,14 @@ def hand_png(
     *,
     preset: str = "zaptrap",
     species: int = 10,
+    lang: str | None = None,
 ) -> bytes:
-    """The hand in the order given; ``playable`` the cards that may be swapped now (None: no marks)."""
+    """The hand in the order given; ``playable`` the cards that may be swapped now (None: no marks).
+    ``lang``: the language of its captions and corners, for a drawing sent to a worker process
+    (which has none); by default the language spoken now."""
     marks = [None if playable is None else c in playable for c in cards]
-    return hand_image([face(c, preset, species) for c in cards], marks)
+    with speaking(lang or language()):
+        return hand_image([face(c, preset, species) for c in cards], marks)
 
 
 def hand_alt(
@@ -193,10 +197,12 @@ def hand_picture(
     )
 
 
-def face_up_png(cards: Sequence[str], preset: str, species: int) -> bytes:
-    """The face-up cards in a row: a pure function of what they are, for the picture cache (and
-    a module-level one, so that a worker process can be sent it)."""
-    return row_image([face(c, preset, species) for c in cards])
+def face_up_png(cards: Sequence[str], preset: str, species: int, lang: str | None = None) -> bytes:
+    """The face-up cards in a row: a pure function of what they are and the language of their
+    captions (``lang``, as ``hand_png``'s), for the picture cache (and a module-level one, so that
+    a worker process can be sent it)."""
+    with speaking(lang or language()):
+        return row_image([face(c, preset, species) for c in cards])
 
 
 def table_png(view: ZapTrapView) -> bytes:

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.table.languages import Spoken
+
 
 class ClickHandler(Protocol):
     """Whoever takes the clicks (the referee, ``bot.referee``): the buttons only parse."""
@@ -43,7 +45,7 @@ def _referee(interaction: discord.Interaction[Any]) -> ClickHandler:
     return interaction.client.referee  # type: ignore[no-any-return]
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
+class TableButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE_ID.pattern):
     """Lobby and table-message buttons: join, leave, cpu:<level>, start, cancel, hand, dm, rematch…"""
 
     def __init__(
@@ -78,7 +80,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLE
         await _referee(interaction).on_table_button(interaction, self.table_id, self.verb, self.arg)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID.pattern):
+class ActionButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID.pattern):
     """A panel button: one engine action at the state version the panel was drawn from."""
 
     def __init__(
@@ -117,7 +119,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
         await _referee(interaction).on_action_button(interaction, self.table_id, self.version, self.action)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
+class ActionSelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
     """A panel select: picking option ``v`` applies the action ``prefix + v`` at this version."""
 
     def __init__(
@@ -159,7 +161,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
         )
 
 
-class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_SELECT_ID.pattern):
+class LobbySelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_SELECT_ID.pattern):
     """A lobby select for the host, e.g. swapping two seats to arrange partners."""
 
     def __init__(

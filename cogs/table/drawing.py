@@ -18,11 +18,12 @@ import discord
 
 from cogs.table import latest
 from cogs.table.buttons import TableButton
+from cogs.table.languages import Languages
 from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.pictures import Pictures, Sketch
-from cogs.texts import N_, Texts, join
+from cogs.texts import N_, Texts, join, speaking
 from rules.base import Event, IllegalAction
 
 T = Texts(__name__)
@@ -128,13 +129,27 @@ class GameUI(Protocol):
 
 
 class TableDrawing:
-    def __init__(self, uis: dict[str, GameUI], lobby: Lobby) -> None:
+    """Every drawing in its reader's language (cogs/table/languages.py): the table message and its
+    thread line in the table's, a seat's panel in its person's, and what is drawn for whoever
+    asked (`/table status`, a replay's frames: ``status``, ``latest``, ``table_embed``) in the
+    language of the moment, which is theirs."""
+
+    def __init__(self, uis: dict[str, GameUI], lobby: Lobby, languages: Languages | None = None) -> None:
         self.uis = uis
         self.lobby = lobby
         self.art = Pictures()  # every game's card art, drawn once per distinct content
+        self.languages = languages
+
+    def seat_language(self, table: Table, seat: int) -> str:
+        """The language of a seat's panel: its person's, else the table's."""
+        return self.languages.seat(table, seat) if self.languages is not None else table.language
 
     def draw(self, table: Table) -> Drawing:
         """The table message for whatever the table is now: lobby, game, result, or ended."""
+        with speaking(table.language):
+            return self._draw(table)
+
+    def _draw(self, table: Table) -> Drawing:
         if table.status == "lobby":
             return Drawing(self.lobby.embed(table), self.lobby.items(table))
         if table.status in CLOSED_TITLES or table.state is None:  # ended without results
@@ -220,12 +235,17 @@ class TableDrawing:
         loop. Hold the table's lock while calling it, so both are of committed state.
         ``for_click``: a person waits for it (their pictures go to the workers first); not
         ``counted``: asked for just before (``prepare_table``), see ``Pictures.ready``."""
-        await self.prepare_table(table, for_click=for_click, counted=counted)
-        return self.draw(table)
+        with speaking(table.language):
+            await self._prepare_table(table, for_click=for_click, counted=counted)
+            return self._draw(table)
 
     async def prepare_table(self, table: Table, *, for_click: bool = False, counted: bool = True) -> None:
         """Make what the table message shows that takes long (its pictures), off the event loop,
         without drawing it."""
+        with speaking(table.language):  # words drawn in pictures are the table's too
+            await self._prepare_table(table, for_click=for_click, counted=counted)
+
+    async def _prepare_table(self, table: Table, *, for_click: bool = False, counted: bool = True) -> None:
         with_files = table.status != "lobby" and table.status not in CLOSED_TITLES and table.state is not None
         if with_files:
             await self.art.ready(self._sketches(table), for_click=for_click, counted=counted)
@@ -250,14 +270,17 @@ class TableDrawing:
         """Draw the seat's panel pictures off the event loop (in worker processes), so that drawing
         the panel (which does not await) finds them made. Hold the table's lock: they are of
         committed state. ``for_click``: the panel answers a click (its pictures go first)."""
-        await self.art.ready(self._panel_sketches(table, seat, nav), for_click=for_click, counted=counted)
+        with speaking(self.seat_language(table, seat)):
+            sketches = self._panel_sketches(table, seat, nav)
+        await self.art.ready(sketches, for_click=for_click, counted=counted)
 
     def foresee_panel(self, draft: Table, seat: int) -> None:
         """Start drawing the pictures ``seat``'s panel will show once ``draft`` is committed (a
         person's own action: their click is answered with that panel), while the commit is under
         way. Nothing is shown from it: the answer draws from committed state, and a draft that
         fails to commit only leaves a drawing in the content cache."""
-        self.art.foresee(self._panel_sketches(draft, seat))
+        with speaking(self.seat_language(draft, seat)):
+            self.art.foresee(self._panel_sketches(draft, seat))
 
     def shutdown(self) -> None:
         """Stop the pictures' worker processes (the referee is stopping)."""
@@ -296,6 +319,12 @@ class TableDrawing:
         return items
 
     def panel(self, table: Table, seat: int, note: str | None, nav: str | None) -> Drawing:
+        """A seat's private panel, in its person's language (``note`` is made by the caller: for
+        the same person)."""
+        with speaking(self.seat_language(table, seat)):
+            return self._panel(table, seat, note, nav)
+
+    def _panel(self, table: Table, seat: int, note: str | None, nav: str | None) -> Drawing:
         ui = self.uis[table.game.key]
         embed, items = ui.panel(table, seat, note, nav)
         hook = getattr(ui, "panel_pictures", None)
@@ -329,7 +358,7 @@ class TableDrawing:
         """`/table status`, with what takes long to draw (Trap's board) made first, off the event
         loop. Hold the table's lock while calling it."""
         if table.status != "lobby":
-            await self.ready(table, for_click=True)  # the person who asked waits for it
+            await self._prepare_table(table, for_click=True)  # the person who asked waits for it
         return self.status_drawing(table)
 
     def status_drawing(self, table: Table) -> Drawing:
@@ -337,7 +366,7 @@ class TableDrawing:
         and the clock; no buttons (it is a private look, not a second table)."""
         if table.status == "lobby":
             return Drawing(self.lobby.embed(table))
-        drawing = self.draw(table)
+        drawing = self._draw(table)  # in the asker's language: only they see it
         drawing.items = []
         drawing.extra.append(T.gettext("**Waiting on** · {waiting}", waiting=self.waiting_text(table)))
         return drawing
@@ -359,6 +388,10 @@ class TableDrawing:
 
     def thread_line(self, table: Table) -> str:
         """The line a thread table keeps in its parent channel."""
+        with speaking(table.language):
+            return self._thread_line(table)
+
+    def _thread_line(self, table: Table) -> str:
         where = f"<#{table.channel_id}>"
         host = next(
             (s.name for s in table.seats if s.user_id == table.host_id),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,7 +40,7 @@ from cogs.table.lobby import Clicker
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
-from cogs.texts import N_, Texts
+from cogs.texts import N_, Texts, speaking
 from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -198,21 +198,28 @@ class Entry:
             self.spine.closed(table)
             await self._answer_table(interaction, table, T.gettext("The table is cancelled."))
             return
-        text = escape(edit.note) if edit.note else T.gettext("Done.")  # the note is plain text (the footer's)
+        note = edit.note()  # in the clicker's language; the footer words it in the table's
+        text = escape(note) if note else T.gettext("Done.")  # the note is plain text (the footer's)
         if on_thread_line(interaction, table, verb):
             place = f"<#{table.channel_id}>"
             text = T.gettext("You're seated at the table in {place}.", place=place)
         await self._answer_table(interaction, table, text, note=edit.note)
 
     async def _answer_table(
-        self, interaction: discord.Interaction[Any], table: Table, text: str, *, note: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        text: str,
+        *,
+        note: Callable[[], str | None] | None = None,
     ) -> None:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
             drawing = await self.spine.drawing.ready(table, for_click=True)
-            if note and table.status == "lobby":
-                drawing.embed = self.spine.lobby.embed(table, note)
+            if note is not None and table.status == "lobby":
+                with speaking(table.language):  # the lobby's footer: the channel reads it
+                    drawing.embed = self.spine.lobby.embed(table, note())
             try:
                 assert interaction.message is not None  # checked by _on_table_message
                 await self.spine.messages.answer_click(interaction, table, interaction.message.id, drawing)
@@ -536,6 +543,7 @@ class Entry:
             preseated=seats,
             timers=old.settings.get("timers"),
             permissions=interaction.app_permissions,
+            language=old.language,  # the same people at the same table: the same language
         )
         await reply(
             interaction,

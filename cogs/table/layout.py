@@ -56,6 +56,7 @@ from typing import Any, TypeAlias
 
 import discord
 
+import cogs.texts as texts
 from cogs.table.common import escape
 from cogs.texts import Texts
 
@@ -140,10 +141,14 @@ class Drawing:
     extra: list[str] = field(default_factory=list)
     # Where Latest lines left out for room can still be read ("📜 History"), if anywhere.
     earlier: str | None = None
+    # The language it was drawn in: its layout adds words of its own ("Latest", "Clock"), made
+    # when it is first used, which may be elsewhere (a send or an edit outside the drawing).
+    language: str = field(default_factory=texts.language)
 
     @cached_property
     def layout(self) -> Layout:
-        return lay_out(self)
+        with texts.speaking(self.language):
+            return lay_out(self)
 
     def files(self) -> list[discord.File]:
         """The attachments to send with the layout: fresh File objects every time (a File is

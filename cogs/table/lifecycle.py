@@ -18,6 +18,8 @@ from datetime import timedelta
 from typing import Any
 
 import discord
+from discord import app_commands
+from discord.app_commands import locale_str
 from sqlalchemy.exc import SQLAlchemyError
 
 from cogs.table import journal, latest
@@ -38,13 +40,18 @@ from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Fa
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
-from cogs.texts import Texts
+from cogs.texts import LANGUAGES, SOURCE, Texts, speaking
 from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict
 from rules import get_game
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
+
+# The `language` option of every `/… new`: each language by its own name ("Español"), which its
+# speakers find in any list, so the names are not translated (plain strings, not locale_str).
+LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+LANGUAGE_OPTION = locale_str("The language the table speaks (default: the server's)")
 
 # How soon a timer whose deadline passed while the bot was down fires after a restart.
 RESUME_GRACE_SECONDS = 2.0
@@ -72,9 +79,11 @@ class Lifecycle:
         preseated: list[SeatInfo] | None = None,
         timers: dict[str, float] | None = None,
         permissions: discord.Permissions | None = None,
+        language: str = SOURCE,
     ) -> Table:
         """Create a lobby in ``channel`` and post its message. Refusal if the channel is busy, the
-        bot may not post there, or the message could not be posted (then no lobby exists)."""
+        bot may not post there, or the message could not be posted (then no lobby exists).
+        ``language``: what the channel will read at this table (cogs/table/languages.py)."""
         game = get_game(game_key)
         if self.spine.draining:
             raise Refusal(T.gettext(RESTARTING))
@@ -130,6 +139,7 @@ class Lifecycle:
                 speed=speed,
                 seed=seed,
                 seats=[s.spec() for s in seat_list],
+                language=language,
             )
         except ChannelBusy as error:
             raise Refusal(T.gettext("This channel already has a table. Finish or stop it first.")) from error
@@ -143,6 +153,7 @@ class Lifecycle:
             speed=speed,
             seed=seed,
             seats=seat_list,
+            language=language,
         )
         try:
             lobby = self.spine.drawing.draw(table)
@@ -212,7 +223,10 @@ class Lifecycle:
         info.prefers_dm = False
         if not draft.humans():
             draft.status = "cancelled"
-            draft.closed_note = T.gettext("Everyone left, so the game was stopped. No results were recorded.")
+            with speaking(table.language):  # the channel reads it on the table message
+                draft.closed_note = T.gettext(
+                    "Everyone left, so the game was stopped. No results were recorded."
+                )
             await self.spine.save(table, draft, seats=draft.specs())
             self.spine.closed(table)
             return T.gettext("You left. Nobody is left at the table, so the game was stopped.")
@@ -242,9 +256,10 @@ class Lifecycle:
             require_host(table, who, T.gettext("stop the table"))
             draft = self.spine.draft(table)
             draft.status = "cancelled"
-            draft.closed_note = T.gettext(
-                "Stopped by {name}. No results were recorded.", name=markdown_name(who.name)
-            )
+            with speaking(table.language):  # the channel reads it on the table message
+                draft.closed_note = T.gettext(
+                    "Stopped by {name}. No results were recorded.", name=markdown_name(who.name)
+                )
             try:
                 await self.spine.save(table, draft)
             except TableMoved:
@@ -382,9 +397,12 @@ async def open_table_command(
     rules: dict[str, Any],
     thread: bool,
     timers: dict[str, float] | None = None,
+    language: str | None = None,
 ) -> None:
-    """Shared by every game's `/… new`: open a lobby here or in a fresh thread."""
+    """Shared by every game's `/… new`: open a lobby here or in a fresh thread. ``language``: the
+    option given (the table's language; else the server's, cogs/table/languages.py)."""
     referee = interaction.client.referee  # the bot holds it (bot.py)
+    spoken = referee.languages.new_table(interaction, language)
     channel = interaction.channel
     if referee.draining:
         await reply(interaction, T.gettext(RESTARTING))  # before the thread: nothing may be made now
@@ -407,12 +425,13 @@ async def open_table_command(
                         permissions=", ".join(lacking),
                     )
                 )
+            with speaking(spoken):  # everyone in the channel reads the thread's name
+                name = T.gettext(
+                    "{game} — {name}", game=title, name=plain_name(interaction.user.display_name)
+                )
             try:
                 place: Any = await channel.create_thread(
-                    name=T.gettext(
-                        "{game} — {name}", game=title, name=plain_name(interaction.user.display_name)
-                    )[:100],
-                    type=discord.ChannelType.public_thread,
+                    name=name[:100], type=discord.ChannelType.public_thread
                 )
             except discord.HTTPException as error:
                 if classify(error) in (Failure.NO_PERMISSION, Failure.CHANNEL_GONE):
@@ -438,6 +457,7 @@ async def open_table_command(
             rules=rules,
             timers=timers,
             permissions=interaction.app_permissions,
+            language=spoken,
         )
     except Refusal as refusal:
         await reply(interaction, str(refusal))

@@ -7,6 +7,7 @@ seats nobody.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ import discord
 from cogs.table.buttons import LobbySelect, TableButton
 from cogs.table.common import Refusal, markdown_name, plain_name
 from cogs.table.model import SeatInfo, Table
-from cogs.texts import Texts
+from cogs.texts import LANGUAGES, SOURCE, Texts, speaking
 
 T = Texts(__name__)
 
@@ -35,11 +36,16 @@ class Clicker:
 class LobbyEdit:
     """What a lobby button did to the draft: a note for the lobby's footer (plain text, names as
     ``plain_name``), or the table is to be started or cancelled (which the referee does through
-    its own path)."""
+    its own path). The note is worded when it is read (``note``), as it is read twice: in the
+    table's language on the lobby's footer, in the clicker's in their answer."""
 
-    note: str | None = None
+    words: Callable[[], str] | None = None
     start: bool = False
     cancel: bool = False
+
+    def note(self) -> str | None:
+        """The note in the language of the moment."""
+        return self.words() if self.words is not None else None
 
 
 class Lobby:
@@ -55,7 +61,7 @@ class Lobby:
             if len(draft.seats) >= draft.max_seats:
                 raise Refusal(T.gettext("This table is full."))
             draft.seats.append(SeatInfo(len(draft.seats), who.user_id, who.name))
-            return LobbyEdit(T.gettext("{name} joined.", name=plain_name(who.name)))
+            return LobbyEdit(lambda: T.gettext("{name} joined.", name=plain_name(who.name)))
         if verb == "leave":
             return LobbyEdit(self.leave(draft, who))
         if verb == "cpu":
@@ -68,7 +74,7 @@ class Lobby:
             # Stored in the source's words and worded when shown (model.computer_name).
             robo = f"Robo {number} ({arg})"  # text: data, worded by SeatInfo.plain_name
             draft.seats.append(SeatInfo(len(draft.seats), None, robo, computer_level=arg))
-            return LobbyEdit(T.gettext("A {level} computer player sat down.", level=arg))
+            return LobbyEdit(lambda: T.gettext("A {level} computer player sat down.", level=arg))
         if verb == "swap":
             require_host(draft, who, T.gettext("arrange the seats"))
             if arg is None or not arg.isdigit() or int(arg) + 1 >= len(draft.seats):
@@ -76,10 +82,13 @@ class Lobby:
             i = int(arg)
             draft.seats[i], draft.seats[i + 1] = draft.seats[i + 1], draft.seats[i]
             draft.renumbered()
-            return LobbyEdit(T.gettext("Seats {first} and {second} swapped.", first=i + 1, second=i + 2))
+            return LobbyEdit(
+                lambda: T.gettext("Seats {first} and {second} swapped.", first=i + 1, second=i + 2)
+            )
         if verb == "cancel":
             require_host(draft, who, T.gettext("cancel the table"))
-            draft.closed_note = T.gettext("Cancelled by {name}.", name=markdown_name(who.name))
+            with speaking(draft.language):  # the channel reads it on the table message
+                draft.closed_note = T.gettext("Cancelled by {name}.", name=markdown_name(who.name))
             return LobbyEdit(cancel=True)
         if verb == "start":
             require_host(draft, who, T.gettext("start the game"))
@@ -95,20 +104,26 @@ class Lobby:
             return LobbyEdit(start=True)
         raise Refusal(T.gettext("That button doesn't belong to a lobby."))
 
-    def leave(self, draft: Table, who: Clicker) -> str:
-        """Someone leaves the lobby; the host's powers pass on. Cancels it if nobody is left."""
+    def leave(self, draft: Table, who: Clicker) -> Callable[[], str]:
+        """Someone leaves the lobby; the host's powers pass on. Cancels it if nobody is left.
+        Returns the note, to be worded where it is shown (LobbyEdit)."""
         seat = draft.seat_of(who.user_id)
         if seat is None:
             raise Refusal(T.gettext("You're not seated at this table."))
         del draft.seats[seat]
         draft.renumbered()
-        note = T.gettext("{name} left.", name=plain_name(who.name))
         if not draft.humans():
             draft.status = "cancelled"
-            draft.closed_note = T.gettext("Everyone left, so the table was cancelled.")
-            return note
-        if (heir := draft.pass_host()) is not None:
-            note += " " + T.gettext("{name} is the host now.", name=heir.plain_name)
+            with speaking(draft.language):  # the channel reads it on the table message
+                draft.closed_note = T.gettext("Everyone left, so the table was cancelled.")
+        heir = draft.pass_host() if draft.humans() else None
+
+        def note() -> str:
+            left = T.gettext("{name} left.", name=plain_name(who.name))
+            if heir is None:
+                return left
+            return left + " " + T.gettext("{name} is the host now.", name=heir.plain_name)
+
         return note
 
     # --- drawing ---------------------------------------------------------------------------
@@ -139,9 +154,14 @@ class Lobby:
         extra = getattr(ui, "lobby_lines", None)
         if extra is not None and (seating := extra(table)):
             embed.add_field(name=T.pgettext("lobby field", "Seating"), value="\n".join(seating), inline=False)
+        options = list(ui.options_lines(table))
+        if table.language != SOURCE:
+            # The language everyone at the table reads, in its own name ("🌐 Español"). English
+            # tables say nothing, as before there were languages.
+            options.append(f"🌐 {LANGUAGES[table.language]}")
         embed.add_field(
             name=T.pgettext("lobby field", "Options"),
-            value="\n".join(ui.options_lines(table)) or "—",
+            value="\n".join(options) or "—",
             inline=False,
         )
         if note:

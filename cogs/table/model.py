@@ -16,7 +16,7 @@ from typing import Any
 
 from cogs.table import latest
 from cogs.table.common import escape, plain_name
-from cogs.texts import Texts
+from cogs.texts import LANGUAGES, SOURCE, Texts
 from db.models import Game as GameRow
 from db.snapshots import grow_log
 from db.standing_changes import FORGOTTEN_NAME
@@ -124,6 +124,9 @@ class Table:
     speed: str
     seed: int
     status: str = "lobby"
+    # What the channel reads (this message, posts, pings, results) is in this language
+    # (cogs.texts.LANGUAGES); what one person sees is in theirs (cogs/table/languages.py).
+    language: str = SOURCE
     seats: list[SeatInfo] = field(default_factory=list)
     state: State[Any] | None = None
     version: int = 0
@@ -288,6 +291,7 @@ class Table:
             speed=row.speed,
             seed=row.seed,
             status=row.status,
+            language=row.language if row.language in LANGUAGES else SOURCE,
             seats=[
                 SeatInfo(s.seat, s.user_id, s.name, s.computer_level, s.prefers_dm, s.left_at)
                 for s in sorted(row.seats, key=lambda s: s.seat)

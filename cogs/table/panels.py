@@ -36,7 +36,7 @@ from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
 from cogs.table.messages import EditBudget, keeping, message_of
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -134,10 +134,14 @@ class Panels:
         lookup: Callable[[int], Table | None],
         draw: Callable[[Table, int, str | None, str | None], Drawing],
         prepare: Prepare,
+        language: Callable[[Table, int], str] | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._lookup = lookup
         self._draw = draw
+        # A seat's person's language, for what is drawn here rather than by ``draw`` (the
+        # game-over panel); ``draw`` and ``prepare`` speak it themselves.
+        self._language = language or (lambda table, _seat: table.language)
         # Draws the seat's pictures off the event loop before ``draw`` (which does not await);
         # ``for_click``: the panel answers a click, so its pictures are drawn before others.
         self.prepare = prepare
@@ -207,7 +211,8 @@ class Panels:
                 await self.prepare(table, seat, panel.nav, counted=not asked)
                 drawing = self._draw(table, seat, None, panel.nav)
             else:
-                drawing = over_drawing()
+                with speaking(self._language(table, seat)):
+                    drawing = over_drawing()
             try:
                 showing = shown(drawing)
             except LayoutTooLarge as error:
@@ -339,11 +344,14 @@ class Panels:
         now = self.scheduler.now()
         if panel.message is None and (panel.interaction is None or now - panel.opened > PANEL_TOKEN_LIFETIME):
             return
+        table = self._lookup(table_id)
+        language = self._language(table, seat) if table is not None else None
+        with speaking(language):  # the person's own words, as their panel was
+            drawing = moved_drawing()
         key = f"retire{table_id}:{seat}:{panel.message_id or id(panel)}"
-        self.effects.book(key, partial(self._retire, panel))
+        self.effects.book(key, partial(self._retire, panel, drawing))
 
-    async def _retire(self, panel: OpenPanel) -> None:
-        drawing = moved_drawing()
+    async def _retire(self, panel: OpenPanel, drawing: Drawing) -> None:
         try:
             if panel.message is not None:
                 self.dm_budget.spend(panel.message.channel.id, self.scheduler.now())

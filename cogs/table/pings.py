@@ -37,7 +37,7 @@ from cogs.table.effects import TryLater
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 from rules.base import Event
 
 T = Texts(__name__)
@@ -143,7 +143,8 @@ class Announcer:
 
         if announcement.seats and not people:
             return  # for computers only: they need no telling
-        text = self.line(announcement, people)
+        with speaking(table.language):  # posted where the channel reads it
+            text = self.line(announcement, people)
         if ping or not people:
             due = partial(self.still_due, table.id, tuple(announcement.seats)) if people else None
             await self.messages.say(table, text, only(ping), replace if people else None, due)

@@ -19,6 +19,7 @@ import discord
 from cogs.table.computers import ComputerSeats
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.entry import Entry
+from cogs.table.languages import Languages
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.messages import TableMessages
 from cogs.table.model import SeatInfo, Table
@@ -26,6 +27,7 @@ from cogs.table.panels import Panels
 from cogs.table.scheduler import Scheduler
 from cogs.table.spine import BrokenTable, Spine
 from cogs.table.thinking import Thinker
+from cogs.texts import SOURCE
 from db.store import Store
 from rules.base import ComputerPlayer, Event
 
@@ -61,6 +63,11 @@ class Referee:
     @property
     def finished(self) -> dict[int, Table]:
         return self.spine.finished
+
+    @property
+    def languages(self) -> Languages:
+        """Whose language each text is in (cogs/table/languages.py)."""
+        return self.spine.languages
 
     @property
     def messages(self) -> TableMessages:
@@ -180,6 +187,7 @@ class Referee:
         preseated: list[SeatInfo] | None = None,
         timers: dict[str, float] | None = None,
         permissions: discord.Permissions | None = None,
+        language: str = SOURCE,
     ) -> Table:
         return await self.lifecycle.open_table(
             game_key=game_key,
@@ -193,6 +201,7 @@ class Referee:
             preseated=preseated,
             timers=timers,
             permissions=permissions,
+            language=language,
         )
 
     async def post_thread_line(self, table: Table, parent: discord.abc.Messageable, parent_id: int) -> None:

@@ -36,6 +36,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.computers import ComputerSeats
 from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.failures import Failure
+from cogs.table.languages import Languages
 from cogs.table.lobby import Lobby
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
@@ -44,8 +45,9 @@ from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
 from cogs.table.scheduler import Scheduler
 from cogs.table.thread_line import ThreadLines
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 from db import snapshots
+from db.languages import LanguageChoices
 from db.models import LIVE_STATUSES, utcnow
 from db.models import Game as GameRow
 from db.store import Conflict, SeatResult, Store
@@ -99,7 +101,11 @@ class Spine:
         self.by_channel: dict[int, int] = {}
         self.broken: dict[int, BrokenTable] = {}  # by channel id
         self.lobby = Lobby(self.uis)
-        self.drawing = TableDrawing(self.uis, self.lobby)
+        # Each reader's language (cogs/table/languages.py); a referee that only draws (tests'
+        # renderers) has no database and knows no one's choice.
+        database = getattr(store, "db", None)
+        self.languages = Languages(LanguageChoices(database) if database is not None else None)
+        self.drawing = TableDrawing(self.uis, self.lobby, self.languages)
         self.messages = TableMessages(
             bot,
             store,
@@ -115,6 +121,7 @@ class Spine:
             lookup=self.table_or_closed,
             draw=self.drawing.panel,
             prepare=self.drawing.prepare_panel,
+            language=self.drawing.seat_language,
         )
         self.announcer = Announcer(self.messages, scheduler, self.drawing.waiting_on)
         self.thread_lines = ThreadLines(bot, store, self.drawing, self.messages.effects, self.table_or_closed)
@@ -387,19 +394,21 @@ class Spine:
             applied(table, events)
         if table.foreign:
             return  # its owner times, plays and draws it, once told (announce_change)
-        for event in events:
-            if event.kind == "round_over":
-                embed = ui.round_embed(table, event)
-                if embed is not None:
-                    self.messages.spawn(self.messages.post(table, embed))
-        timed = self.announcer.count_timeouts(table, events)
-        announce = getattr(ui, "announcements", None)
-        if announce is not None and table.status == "playing":
-            pinged: set[int] = set()
-            for announcement in announce(table, events):
-                people, ping = self.announcer.to_ping(table, announcement, pinged, timed)
-                pinged.update(ping)
-                self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
+        # The channel reads these in the table's language, whoever's click (or timer) made them.
+        with speaking(table.language):
+            for event in events:
+                if event.kind == "round_over":
+                    embed = ui.round_embed(table, event)
+                    if embed is not None:
+                        self.messages.spawn(self.messages.post(table, embed))
+            timed = self.announcer.count_timeouts(table, events)
+            announce = getattr(ui, "announcements", None)
+            if announce is not None and table.status == "playing":
+                pinged: set[int] = set()
+                for announcement in announce(table, events):
+                    people, ping = self.announcer.to_ping(table, announcement, pinged, timed)
+                    pinged.update(ping)
+                    self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
         if table.status == "finished":
             self.forget(table)
             self.announcer.forget(table.id)
@@ -418,6 +427,10 @@ class Spine:
             self.messages.request(table)
 
     async def _finish(self, table: Table) -> None:
+        with speaking(table.language):  # the results: the channel reads them
+            await self._post_results(table)
+
+    async def _post_results(self, table: Table) -> None:
         ui = self.uis[table.game.key]
         rematch = TableButton(
             table.id,
@@ -497,10 +510,11 @@ class Spine:
                 return
             draft = self.draft(table)
             draft.status = "abandoned"
-            draft.closed_note = T.gettext(
-                "This table's channel was deleted or the bot lost access to it, so the game was "
-                "abandoned. No results were recorded."
-            )
+            with speaking(table.language):  # the channel reads it on the table message
+                draft.closed_note = T.gettext(
+                    "This table's channel was deleted or the bot lost access to it, so the game was "
+                    "abandoned. No results were recorded."
+                )
             await self.save(table, draft)  # a failure raises: the scheduler tries again
             log.warning("table %s abandoned: its channel stayed unreachable", table.id)
             self.closed(table)

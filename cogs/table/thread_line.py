@@ -22,7 +22,7 @@ from cogs.table.drawing import TableDrawing
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.model import Table
-from cogs.texts import Texts
+from cogs.texts import Texts, speaking
 from db.store import Store
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,10 @@ class ThreadLines:
         table = self._lookup(table_id)
         if table is None or isinstance(table.settings.get("line"), list):
             return  # the table is gone, or its line stands already
-        join = TableButton(
-            table.id, "join", label=T.pgettext("button", "Join"), style=discord.ButtonStyle.success
-        )
+        with speaking(table.language):  # the parent channel reads it
+            join = TableButton(
+                table.id, "join", label=T.pgettext("button", "Join"), style=discord.ButtonStyle.success
+            )
         items: list[discord.ui.Item[Any]] = [join] if table.status == "lobby" else []
         try:
             message = await self.bot.get_partial_messageable(parent_id).send(
@@ -94,11 +95,15 @@ class ThreadLines:
             return
         items: list[discord.ui.Item[Any]] = []
         if table.status == "lobby":
-            items = [
-                TableButton(
-                    table.id, "join", label=T.pgettext("button", "Join"), style=discord.ButtonStyle.success
-                )
-            ]
+            with speaking(table.language):  # the parent channel reads it
+                items = [
+                    TableButton(
+                        table.id,
+                        "join",
+                        label=T.pgettext("button", "Join"),
+                        style=discord.ButtonStyle.success,
+                    )
+                ]
         try:
             message = self.bot.get_partial_messageable(line[0]).get_partial_message(line[1])
             await message.edit(

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as Kind
 
 from cogs.table.common import NOBODY, RESTARTING, escape
+from cogs.table.languages import speak_to
 from cogs.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,9 @@ def invalid_options(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -
 
 class RefereeTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        # Everything the command says from here on is in its person's language (the check and
+        # the command run in the interaction's own task): cogs/table/languages.py.
+        speak_to(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         referee = getattr(interaction.client, "referee", None)

@@ -89,6 +89,14 @@ def speaking(lang: str | None) -> Iterator[None]:
         _language.reset(token)
 
 
+def speak(lang: str | None) -> None:
+    """Make every text drawn from here to the end of the current task in ``lang`` (otherwise
+    English). For a task that is one person's from start to end (an interaction's: discord.py
+    runs each in a task of its own), where no ``with speaking`` could enclose the whole of it; a
+    task started from here inherits the language, as every ContextVar."""
+    _language.set(lang if lang in LANGUAGES else SOURCE)
+
+
 def catalog_path(lang: str, domain: str) -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
 
@@ -130,7 +138,13 @@ def signed(number: int) -> str:
 
 def join(items: Sequence[str], *, style: str = "standard") -> str:
     """ "a, b, and c" in the language's own words (CLDR list patterns)."""
-    return format_list(list(items), style=style, locale=_locale(language()))  # type: ignore[arg-type]
+    locale = _locale(language())
+    try:
+        return format_list(list(items), style=style, locale=locale)  # type: ignore[arg-type]
+    except (KeyError, ValueError):
+        # CLDR gives some languages no pattern of that style (Spanish has no "unit" start pattern):
+        # the language's standard list reads right there too.
+        return format_list(list(items), style="standard", locale=locale)
 
 
 class Texts:

@@ -16,6 +16,7 @@ languages' catalogs carry a fixed date, so only real changes show in a diff.
 
 from __future__ import annotations
 
+import copy
 import io
 import string
 from collections.abc import Iterable
@@ -97,7 +98,11 @@ def update() -> list[Path]:
         template = extract(domain)
         outputs = {template_path(domain): render(template, template=True)}
         for lang in LANGUAGES:
-            outputs[catalog_path(lang, domain)] = render(_updated(lang, domain, template), template=False)
+            # A copy each: Catalog.update adopts the template's new Message objects themselves, so
+            # the source's catalog writing its texts into them (``_updated``) wrote English into
+            # every language after it as if translated.
+            copied = copy.deepcopy(template)
+            outputs[catalog_path(lang, domain)] = render(_updated(lang, domain, copied), template=False)
         for path, text in outputs.items():
             if not path.exists() or path.read_text() != text:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -373,7 +373,7 @@ def describe(table: Table, action: str) -> str:
         )
     label = ACTION_LABELS.get(action)
     if label is not None:
-        return T.pgettext("button", label)
+        return T.gettext(label)  # marked with N_ above, without a context
     return _action_words(table, action)
 
 

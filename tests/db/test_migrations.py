@@ -21,6 +21,7 @@ TABLES = {
     "results",
     "player_stats",
     "guild_settings",
+    "person_settings",
     "shard_leases",
     "seasons",
     "season_standings",
@@ -194,7 +195,7 @@ def test_0005_down_gives_every_row_its_current_state_and_lines(fresh_database_ur
     asyncio.run(load())
 
 
-REVISIONS = ["0005", "0004", "0003", "0002", "0001"]
+REVISIONS = ["0006", "0005", "0004", "0003", "0002", "0001"]
 
 
 def row_counts(url: str) -> dict[str, int]:
@@ -241,7 +242,13 @@ def test_migrations_keep_every_row_down_to_0001_and_up_again(fresh_database_url:
             await store.db.dispose()
 
     asyncio.run(fill())
+    # Each server's and person's language (0006): their rows come and go with their table only.
+    run(url, "INSERT INTO guild_settings (guild_id, language, updated_at) VALUES (1, 'de', '2026-01-01')")
+    run(url, "INSERT INTO guild_settings (guild_id, updated_at) VALUES (2, '2026-01-01')")
+    run(url, "INSERT INTO person_settings (user_id, language, updated_at) VALUES (100, 'pl', '2026-01-01')")
+    run(url, "UPDATE games SET language = 'es' WHERE channel_id = 50")
     counts = {"head": row_counts(url)}
+    assert counts["head"]["guild_settings"] == 2 and counts["head"]["person_settings"] == 1
     assert counts["head"]["games"] == 2 * len(GAMES) and counts["head"]["actions"] > len(GAMES)
     assert counts["head"]["seats"] > 0 and counts["head"]["results"] > 0
     for revision in REVISIONS:
@@ -256,3 +263,64 @@ def test_migrations_keep_every_row_down_to_0001_and_up_again(fresh_database_url:
             assert after[table] == before[table], (
                 f"{table}: {before[table]} rows at {before_name}, {after[table]} at {after_name}"
             )
+
+
+def test_0006_languages_up_down_up(fresh_database_url: str) -> None:
+    """0006 adds the table's, the server's and each person's language. Up from 0005: the tables
+    already there speak English (NULL, read as English). Down: the languages go, every row stays.
+    Up again: the columns are back, empty, and a language is stored and read again."""
+    from db.languages import LanguageChoices
+    from db.models import Game as GameRow
+
+    url = fresh_database_url
+    migrate(url, "0005")
+    run(url, "INSERT INTO guild_settings (guild_id, updated_at) VALUES (1, '2026-01-01')")
+
+    async def table(language: str, channel_id: int) -> int:
+        store = Store(Database(url))
+        try:
+            return await store.create_table(
+                guild_id=1, channel_id=channel_id, game="zipzap", host_id=11, options={},
+                speed="relaxed", seed=1, seats=[SeatSpec(0, 11, "ann")], language=language,
+            )  # fmt: skip
+        finally:
+            await store.db.dispose()
+
+    run(
+        url,
+        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, speed, seed, version, log, "
+        "created_at, updated_at) VALUES (1, 5, 'zipzap', 'lobby', 11, '{}', 'relaxed', 1, 0, '[]', "
+        "'2026-01-01', '2026-01-01')",
+    )
+    migrate(url)
+    assert fetch(url, "SELECT language FROM games") == [(None,)]
+    german = asyncio.run(table("de", 6))
+
+    async def choose() -> tuple[dict[int, str], dict[int, str], str | None]:
+        database = Database(url)
+        choices = LanguageChoices(database)
+        try:
+            await choices.set_guild(1, "es")
+            await choices.set_guild(2, "pl")
+            await choices.set_person(11, "pt_BR")
+            await choices.set_person(11, "de")  # a second choice replaces the first
+            await choices.set_person(12, "es")
+            await choices.set_person(12, None)  # "Discord's": no row left
+            guilds, people = await choices.load()
+            async with database.sessions() as session:
+                row = await session.get(GameRow, german)
+                return guilds, people, row.language if row is not None else None
+        finally:
+            await database.dispose()
+
+    guilds, people, stored = asyncio.run(choose())
+    assert guilds == {1: "es", 2: "pl"} and people == {11: "de"} and stored == "de"
+    before = {t: n for t, n in row_counts(url).items() if t != "person_settings"}
+    downgrade(url, "0005")
+    assert "person_settings" not in tables_in(url)
+    assert row_counts(url) == before  # every game and server row stays
+    migrate(url)
+    assert fetch(url, "SELECT COUNT(*) FROM games WHERE language IS NOT NULL") == [(0,)]
+    assert fetch(url, "SELECT COUNT(*) FROM person_settings") == [(0,)]
+    polish = asyncio.run(table("pl", 7))
+    assert fetch(url, f"SELECT language FROM games WHERE id = {polish}") == [("pl",)]

@@ -8,8 +8,9 @@ from cogs.help import QUICK_START_LIMIT, QUICK_STARTS, TAGLINES, quick_start
 from rules import GAMES
 from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
 
-# What a phone shows comfortably in one embed; Discord's own limits are 4,096 and 6,000.
-HELP_LIMIT = 1500
+# What a phone shows comfortably in one embed; Discord's own limits are 4,096 and 6,000. (1,500
+# until `/settings` needed its line: both of its commands don't fit in fewer words.)
+HELP_LIMIT = 1600
 
 
 def embed_size(message) -> int:  # type: ignore[no-untyped-def]

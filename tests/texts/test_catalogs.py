@@ -111,3 +111,28 @@ def test_fields_and_plurals_through_the_catalog() -> None:
         assert T.ngettext("{n} card", "{n} cards", 3) == "3 cards"
         assert T.gettext("Hello {name}", name="{n}") == "Hello {n}"  # a value is never a template
         assert T.pgettext("bid", "Pass") == "Pass"
+
+
+def test_update_leaves_a_new_message_untranslated_in_every_other_language(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``update`` writes a message new to the code into every language's catalog: the source's
+    (English) says it as written, every other language's is empty, to be translated. Seen
+    failing before each language got its own copy of the template: Babel's Catalog.update adopts
+    the template's Message objects, so the English written into them showed up in the Spanish,
+    German, Brazilian and Polish catalogs as a translation."""
+    from babel.messages.pofile import read_po
+
+    import cogs.texts
+    from cogs.texts import catalogs
+
+    monkeypatch.setattr(cogs.texts, "LOCALES", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path)
+    catalogs.update()
+    for lang in LANGUAGES:
+        with (tmp_path / lang / "LC_MESSAGES" / "table.po").open("rb") as po:
+            catalog = read_po(po, locale=lang, domain="table")
+        strings = [m.string for m in catalog if m.id and not isinstance(m.id, tuple | list)]
+        assert strings, lang
+        if lang == "en":
+            assert all(strings), "the source's catalog says every text as written"
+        else:
+            assert not any(strings), f"{lang}: {[s for s in strings if s][:3]}"

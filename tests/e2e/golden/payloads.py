@@ -201,6 +201,8 @@ class FakeInteraction:
     data: JSON = field(default_factory=dict)
     app_permissions: Any = None
     sent: list[JSON] = field(default_factory=list)
+    # The person's Discord app language (None: Discord sent none, as in the English golden data).
+    locale: discord.Locale | None = None
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self.sent)

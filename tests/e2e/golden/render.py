@@ -44,6 +44,7 @@ from cogs.table.pictures import Sketch
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.tables import TablesCog
+from cogs.texts import speaking
 from cogs.trap import TrapUI
 from cogs.zaptrap import ZapTrapUI
 from cogs.zipzap import ZipZapUI
@@ -64,6 +65,8 @@ FIRST_MESSAGE = 5000
 # (a Discord timestamp in the text, "<t:…:R>", is then the same every run).
 EPOCH = datetime(2030, 1, 1, 12, tzinfo=UTC)
 STEP_SECONDS = 7
+# A Discord app locale of each language (tests/e2e/test_no_english_left.py plays in each).
+LOCALES = {"es": "es-ES", "de": "de", "pt_BR": "pt-BR", "pl": "pl"}
 NAMES = ("alice", "bob", "carol", "dan", "erin", "fay", "gus", "hana")
 NONSENSE = "xyzzy"  # an action no game knows
 NAVS_PER_PANEL = 2
@@ -186,7 +189,7 @@ class Unpainted:
         return [Picture(s.filename, b"", s.alt, small=s.small) for s in sketches]
 
     def unavailable(self, sketches: list[Sketch]) -> list[str]:
-        return []  # every picture "is drawn": none is said to be missing
+        return []  # nothing fails to draw: nothing is drawn
 
     def shutdown(self) -> None:
         return None
@@ -267,8 +270,12 @@ class Channel:
 
 
 class Replay:
-    def __init__(self, case: Case) -> None:
+    def __init__(self, case: Case, language: str | None = None) -> None:
+        """``language``: the table's (the `language` option of `/… new`), which every person's
+        Discord app speaks too; None: the English golden data, made with no language given."""
         self.case = case
+        self.language = language
+        self.locale = discord.Locale(LOCALES[language]) if language is not None else None
         self.game = GAMES[case.game]
         self.clock = Clock()
         self.step = 0
@@ -331,7 +338,7 @@ class Replay:
         who = user or User(FIRST_USER + 99, "zed")  # someone watching, not seated
         return FakeInteraction(
             client=SimpleNamespace(referee=self.referee), id=next(self.ids), user=who, message=message,
-            channel_id=CHANNEL, guild_id=GUILD,
+            channel_id=CHANNEL, guild_id=GUILD, locale=self.locale,
         )  # fmt: skip
 
     def answer(self, surface: str, interaction: FakeInteraction) -> None:
@@ -384,6 +391,7 @@ class Replay:
             open_table_command(
                 opener.typed, case.game, seats=case.players, speed=case.speed, rules=rules, thread=False,
                 timers=dict(case.timers) or None,
+                **({"language": self.language} if self.language is not None else {}),
             )
         )  # fmt: skip
         self.answer("opened", opener)
@@ -565,10 +573,14 @@ def navs(answers: list[JSON]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def render_case(case: Case, actions: list[list[Any]]) -> list[Record]:
-    replay = Replay(case)
+def render_case(case: Case, actions: list[list[Any]], language: str | None = None) -> list[Record]:
+    replay = Replay(case, language)
     replay.vocabulary = {str(a) for _, a in actions}
-    return replay.play(actions)
+    # The real bot sets each interaction's task to its person's language where the interaction
+    # comes in (the command tree's check, every button's ``Spoken``), which this replay calls
+    # past; every person here speaks the table's language.
+    with speaking(language):
+        return replay.play(actions)
 
 
 def header(case: Case, actions: list[list[Any]]) -> Record:
@@ -606,7 +618,7 @@ def produce_texts() -> list[str]:
     return [dumps(r) for r in texts()]
 
 
-def texts() -> list[Record]:
+def texts(language: str | None = None) -> list[Record]:
     """What is the same at every table: `/help`, and each game's `/… rules` away from a table."""
     records: list[Record] = []
 
@@ -614,14 +626,18 @@ def texts() -> list[Record]:
         records.extend({"case": "texts", "step": 0, "surface": surface, "data": b} for b in interaction.sent)
 
     nowhere = SimpleNamespace(referee=SimpleNamespace(table_in=lambda _channel_id: None))
-    asked = FakeInteraction(client=nowhere)
-    invoke(HelpCog.show_help, HelpCog(None), asked)
+    locale = discord.Locale(LOCALES[language]) if language is not None else None
+    asked = FakeInteraction(client=nowhere, locale=locale)
+    with speaking(language):  # as the command tree's check sets it (see render_case)
+        invoke(HelpCog.show_help, HelpCog(None), asked)
     keep("help", asked)
     for key, game in GAMES.items():
-        asked = FakeInteraction(client=nowhere)
-        run(send_rules(asked.typed, game))
+        asked = FakeInteraction(client=nowhere, locale=locale)
+        with speaking(language):
+            run(send_rules(asked.typed, game))
         keep(f"rules:{key}", asked)
-        asked = FakeInteraction(client=nowhere)
-        run(FullRulesButton(key).callback(asked.typed))
+        asked = FakeInteraction(client=nowhere, locale=locale)
+        with speaking(language):
+            run(FullRulesButton(key).callback(asked.typed))
         keep(f"full-rules:{key}", asked)
     return records
