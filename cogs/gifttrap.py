@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -28,6 +28,7 @@ from cogs.table.common import escape
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, signed
 from cogs.words import gifttrap as words
@@ -66,9 +67,10 @@ def gifts_sketch(
     crossed = tuple(sorted({t["space"] for t in trapped}))
     # The words drawn, in the reader's language: made here, as the drawing may be done elsewhere.
     words = gifttrap_cards.picture_words()
+    laid = gifttrap_cards.named(layout)
     key = (
         "gifttrap-gifts",
-        tuple((g["space"], g["name"]) for g in layout),
+        tuple((g["space"], g["name"]) for g in laid),
         price,
         tuple(sorted(placed.items())),
         crossed,
@@ -77,7 +79,7 @@ def gifts_sketch(
     return Sketch(
         filename,
         key,
-        partial(gifttrap_cards.gifts_png, list(layout), price, placed, crossed, words),
+        partial(gifttrap_cards.gifts_png, laid, price, placed, crossed, words),
         gifttrap_cards.gifts_alt(layout, price, placed, crossed),
     )
 
@@ -86,7 +88,7 @@ def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) ->
     """The latest unwrapped gifts, each labelled with who gave it to whom by the names the table
     shows (seat numbers mean nothing outside the lobby); the key holds those names, since the
     picture shows them."""
-    latest = revealed[-gifttrap_cards.REVEALS_SHOWN :]
+    latest = gifttrap_cards.named_reveals(revealed[-gifttrap_cards.REVEALS_SHOWN :])
     names = [table.plain_name(s.seat) for s in table.seats]
     # The words drawn, in the reader's language: made here, as the drawing may be done elsewhere.
     words = gifttrap_cards.picture_words(names)
@@ -102,7 +104,7 @@ def reveal_sketch(table: Table, revealed: Sequence[RevealedGift], price: str) ->
     return Sketch(
         "reveal.png",
         key,
-        partial(gifttrap_cards.reveal_png, list(latest), price, names, words),
+        partial(gifttrap_cards.reveal_png, latest, price, names, words),
         gifttrap_cards.reveal_alt(revealed, names),
     )
 
@@ -139,7 +141,7 @@ class GiftTrapUI:
         return [
             T.gettext("Track: GO → GIFTED at {length}", length=options.track_length),
             cards_on if options.strategy_cards else cards_off,
-            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed),
+            T.gettext("Speed: {speed} — {help}", speed=speed_name(table.speed), help=speed),
         ]
 
     # --- public table --------------------------------------------------------------------------
@@ -588,6 +590,14 @@ class GiftTrapCog(commands.Cog):
         bot.referee.register(GiftTrapUI())
 
     @gifttrap.command(name=locale_str("new"), description=locale_str("Open a GiftTRAP table in this channel"))
+    # Translators: a slash command option's name: lowercase letters, digits, - or _, no spaces.
+    @app_commands.rename(
+        seats=locale_str("seats"),
+        track_length=locale_str("track_length"),
+        strategy_cards=locale_str("strategy_cards"),
+        speed=locale_str("speed"),
+        thread=locale_str("thread"),
+    )
     @app_commands.describe(
         seats=locale_str("How many seats (3–8)"),
         track_length=locale_str(
@@ -598,14 +608,14 @@ class GiftTrapCog(commands.Cog):
         thread=locale_str("Play in a new thread"),
         language=LANGUAGE_OPTION,
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(speed=SPEED_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
         seats: app_commands.Range[int, 3, 8] = 4,
         track_length: app_commands.Range[int, 5, 60] = 20,
         strategy_cards: bool = True,
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        speed: str = "relaxed",
         thread: bool = False,
         language: str | None = None,
     ) -> None:

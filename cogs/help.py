@@ -18,10 +18,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from cogs.symbols import symbol_lines
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY, reply
 from cogs.table.languages import Spoken
-from cogs.texts import N_, Texts
+from cogs.texts import N_, Texts, language
 from rules import GAMES
 
 T = Texts(__name__)
@@ -263,6 +264,9 @@ def quick_start_embed(game: Any, options: Any = None, seats: int | None = None) 
         description=quick_start(game, options, seats),
         colour=discord.Colour.green(),
     )
+    symbols = symbol_lines(game, options if options is not None else game.parse_options({}))
+    if symbols:
+        embed.add_field(name=T.gettext("What you see"), value="\n".join(symbols)[:1024], inline=False)
     embed.set_footer(text=T.gettext("The full rules and the house rulings: Full rules, below."))
     return embed
 
@@ -272,8 +276,11 @@ def rules_embeds(game: Any, interaction: discord.Interaction[Any]) -> list[disco
     table = _table_here(game, interaction)
     options = table.options if table is not None else game.parse_options({})
     title = T.gettext("{title} — how to play", title=game.title)
-    rules = discord.Embed(title=title, description=game.rules_text()[:4096])
-    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options))
+    # The reader's language (their own: the Full rules are shown to them alone); a game whose
+    # documents are not translated into it yet reads in English.
+    lang = language()
+    rules = discord.Embed(title=title, description=game.rules_text(lang)[:4096])
+    rulings = "\n".join(f"• {r}" for r in game.house_rulings(options, lang))
     house = discord.Embed(
         title=T.gettext("House rulings in force"), description=rulings[:4096], colour=discord.Colour.blurple()
     )

@@ -19,6 +19,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from cogs.offline_page import PageSync, PageUnsupported
 from cogs.table.journal import TABLE_EVENTS
 from cogs.texts import LANGUAGES, Texts, speaking
 from db.engine import Database, migrate
-from db.models import LIVE_STATUSES, Game, utcnow
+from db.models import LIVE_STATUSES, Game, use_clock, utcnow
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -100,7 +101,9 @@ async def offline_world(
     ``language``: the simulated server's (its tables', and the welcome's), for this run only."""
     import simcord
 
-    async with simcord.run(bot, check_errors=False, settle_timeout=30) as env:
+    runner = simcord.run(bot, check_errors=False, settle_timeout=30)
+    start_today(getattr(runner, "_env", None))
+    async with runner as env, one_clock():
         # The bot renames its simulated account the way it would rename a real one (PATCH
         # /users/@me), before the server exists, so its member there carries the name too.
         try:
@@ -130,6 +133,30 @@ async def offline_world(
                 yield world
         finally:
             await stop_bot(bot)
+
+
+def start_today(env: Any) -> None:
+    """SimCord's clock starts on 1 January 2026; the database's times were the wall clock's, so
+    /history said "in 47 weeks" and a replay "played Nov 28, 2026" on a page dated 1/1/26. Set it
+    to today before the bot starts (the pump then advances it with the wall clock): set later, the
+    bot's loops would wake 11 months late and catch up."""
+    clock = getattr(getattr(env, "backend", None), "clock", None)
+    if clock is not None and hasattr(clock, "_epoch"):  # SimCord has no public way to set it
+        clock._epoch = datetime.now(UTC) - timedelta(seconds=clock.elapsed)
+    else:
+        log.warning("the simulated clock could not be set to today; dates on the page may differ")
+
+
+@contextlib.asynccontextmanager
+async def one_clock() -> AsyncIterator[None]:
+    """The database reads the simulated Discord's clock (Discord's ``utcnow``, which SimCord
+    drives) while the offline world runs, so the two never drift apart: not when a click takes
+    long, nor when a test runs the simulated clock ahead."""
+    use_clock(discord.utils.utcnow)
+    try:
+        yield
+    finally:
+        use_clock(None)
 
 
 async def stop_bot(bot: Any) -> None:

@@ -13,7 +13,7 @@ cogs/drawings/spytrap_panel.py and the cards' names and pictures in cogs/drawing
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -27,6 +27,7 @@ from cogs.table.buttons import TableButton
 from cogs.table.drawing import Announcement
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
 from cogs.words import spytrap as words
@@ -92,7 +93,7 @@ class SpyTrapUI:
 
     def options_lines(self, table: Table) -> list[str]:
         return [
-            T.gettext("Speed: {speed}", speed=table.speed),
+            T.gettext("Speed: {speed}", speed=speed_name(table.speed)),
             T.gettext("Round limit: {rounds}", rounds=table.options.round_limit),
         ]
 
@@ -396,12 +397,12 @@ class SpyTrapCog(commands.Cog):
         max_rounds=locale_str("Stop after this many rounds and rank by Files (default 40)"),
         language=LANGUAGE_OPTION,
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(speed=SPEED_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
         seats: app_commands.Range[int, 2, 6] = 4,
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        speed: str = "relaxed",
         thread: bool = False,
         max_rounds: app_commands.Range[int, 5, 200] | None = None,
         language: str | None = None,

@@ -37,6 +37,8 @@ class StatsCog(commands.Cog):
     @app_commands.command(
         name=locale_str("leaderboard"), description=locale_str("This server's standings in a game")
     )
+    # Translators: a slash command option's name: lowercase letters, digits, - or _, no spaces.
+    @app_commands.rename(game=locale_str("game"), season=locale_str("season"))
     @app_commands.describe(
         game=locale_str("Which game"),
         season=locale_str("An earlier season's number (the current one if left empty)"),
@@ -54,6 +56,7 @@ class StatsCog(commands.Cog):
     @stats.command(
         name=locale_str("show"), description=locale_str("A player's record per game here (only you see it)")
     )
+    @app_commands.rename(user=locale_str("user"))
     @app_commands.describe(user=locale_str("Whose record (yours, if left empty)"))
     async def show(self, interaction: discord.Interaction[Any], user: discord.Member | None = None) -> None:
         await record.show(interaction, user)
@@ -74,6 +77,7 @@ class StatsCog(commands.Cog):
     @app_commands.command(
         name=locale_str("history"), description=locale_str("A player's recent games here (only you see it)")
     )
+    @app_commands.rename(user=locale_str("user"), game=locale_str("game"))
     @app_commands.describe(
         user=locale_str("Whose games (yours, if left empty)"), game=locale_str("Only this game")
     )
@@ -92,6 +96,7 @@ class StatsCog(commands.Cog):
     @app_commands.command(
         name=locale_str("replay"), description=locale_str("Watch a finished game again (only you see it)")
     )
+    @app_commands.rename(number=locale_str("number"))
     @app_commands.describe(number=locale_str("The game's number, as /history shows it (#42)"))
     @app_commands.guild_only()
     async def replay(
@@ -102,6 +107,7 @@ class StatsCog(commands.Cog):
     @season.command(
         name=locale_str("new"), description=locale_str("Start a new season (server managers; asks first)")
     )
+    @app_commands.rename(game=locale_str("game"))
     @app_commands.describe(game=locale_str("Which game (every game, if left empty)"))
     @app_commands.choices(game=SEASON_CHOICES)
     async def new_season(

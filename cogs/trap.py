@@ -52,6 +52,7 @@ from cogs.table.drawing import Announcement
 from cogs.table.layout import Download
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts
 from cogs.words import trap as words
@@ -156,7 +157,7 @@ class TrapUI:
                 last=last,
             ),
             T.gettext("Setup: {setup}", setup=setup),
-            T.gettext("Speed: {speed} — {help}", speed=table.speed, help=speed_help),
+            T.gettext("Speed: {speed} — {help}", speed=speed_name(table.speed), help=speed_help),
             T.gettext("Seat 1 plays red (A, drops first); seat 2 plays blue (B, moves first)."),
         ]
 
@@ -481,7 +482,16 @@ class TrapCog(commands.Cog):
     @trap.command(
         name=locale_str("new"), description=locale_str("Open a Trap table (two players) in this channel")
     )
+    # Translators: a slash command option's name: lowercase letters, digits, - or _, no spaces.
+    @app_commands.rename(
+        variant=locale_str("variant"),
+        size=locale_str("size"),
+        quick_setup=locale_str("quick_setup"),
+        speed=locale_str("speed"),
+        thread=locale_str("thread"),
+    )
     @app_commands.describe(
+        # Translators: basic and king are the choices' names: write them as translated there.
         variant=locale_str("basic: capture everything; king: capture the opposing King"),
         size=locale_str("Points per side: 5 (a1–e5) or 6 (a1–f6)"),
         quick_setup=locale_str("Skip the Arrow Drop: every line gets a random arrow"),
@@ -489,14 +499,23 @@ class TrapCog(commands.Cog):
         thread=locale_str("Play in a new thread"),
         language=LANGUAGE_OPTION,
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(
+        variant=[
+            # Translators: a choice of /trap new's variant: win by capturing every piece.
+            app_commands.Choice(name=locale_str("basic", context="variant"), value="basic"),
+            # Translators: a choice of /trap new's variant: win by capturing the opposing King.
+            app_commands.Choice(name=locale_str("king", context="variant"), value="king"),
+        ],
+        speed=SPEED_CHOICES,
+        language=LANGUAGE_CHOICES,
+    )
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        variant: Literal["basic", "king"] = "basic",
+        variant: str = "basic",
         size: Literal[5, 6] = 5,
         quick_setup: bool = False,
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        speed: str = "relaxed",
         thread: bool = False,
         language: str | None = None,
     ) -> None:
@@ -516,6 +535,8 @@ class TrapCog(commands.Cog):
             N_("Drop or move from the keyboard: c3 (a pawn) or c3>c4 (an arrow or a move)")
         ),
     )
+    # Translators: a slash command option's name: lowercase letters, digits, - or _, no spaces.
+    @app_commands.rename(move=locale_str("move"))
     @app_commands.describe(
         move=locale_str("A point such as c3 (Piece Drop), or c3>c4 (an arrow, or a move from c3 to c4)")
     )

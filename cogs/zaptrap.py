@@ -22,7 +22,7 @@ allows, and in the final summary once the game is over. Gestures on the public t
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -36,10 +36,19 @@ from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES
 from cogs.table.pictures import Sketch
-from cogs.texts import N_, Texts, language, number
+from cogs.texts import N_, Texts, number
 from cogs.words import zaptrap as words
-from cogs.words.zaptrap import between_text, result_summary, score_line, side_name, side_seats, signal_text
+from cogs.words.zaptrap import (
+    between_text,
+    gesture_name,
+    result_summary,
+    score_line,
+    side_name,
+    side_seats,
+    signal_text,
+)
 from rules.base import Event, IllegalAction
 from rules.zaptrap import GESTURES, ZapOrTrap, ZapTrapView
 from rules.zaptrap.scoring import WRONG_TARGET_PENALTY
@@ -70,13 +79,13 @@ def table_sketch(view: ZapTrapView) -> Sketch | None:
     if not cards:
         return None
     preset, species = view["preset"], int(view["species"])
-    # The captions and corners are words of the table's language: the key holds it, and the worker
-    # process drawing it is told it (it speaks none of its own).
-    lang = language()
+    # The words on the cards, in the reader's language: made here, as the drawing may be done in a
+    # worker process; the key holds them, since the picture shows them.
+    words = zaptrap_cards.captions(cards, preset, species)
     return Sketch(
         TABLE_FILE,
-        ("zaptrap-table", preset, species, cards, lang),
-        partial(zaptrap_cards.face_up_png, cards, preset, species, lang),
+        ("zaptrap-table", preset, species, cards, tuple(sorted(words.items()))),
+        partial(zaptrap_cards.face_up_png, cards, preset, species, words),
         zaptrap_cards.table_alt(view),
         small=len(cards) == 1,
     )
@@ -91,11 +100,11 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
         givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
         playable = tuple(sorted(c for c in set(cards) if c in givable))
     preset, species = view["preset"], int(view["species"])
-    lang = language()  # of the captions, as on the table's picture
+    words = zaptrap_cards.captions(cards, preset, species)  # as in table_sketch
     return Sketch(
         HAND_FILE,
-        ("zaptrap-hand", preset, species, cards, playable, lang),
-        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, lang=lang),
+        ("zaptrap-hand", preset, species, cards, playable, tuple(sorted(words.items()))),
+        partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, words=words),
         zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
     )
 
@@ -251,8 +260,12 @@ class ZapTrapUI:
         phase = state_of(table).view(None)["phase"]
         if phase == "play":
             # The palette: anyone seated may gesture at any time; the referee never says which is real.
+            # Each button has its word beside the emoji: a screen reader reads an emoji by its
+            # Unicode name ("face with hand over mouth"), not by the gesture it stands for.
             return [
-                TableButton(table.id, "act", f"gesture-{gid}", emoji=emoji, row=1 + i // 5)
+                TableButton(
+                    table.id, "act", f"gesture-{gid}", label=gesture_name(gid), emoji=emoji, row=1 + i // 5
+                )
                 for i, (gid, emoji) in enumerate(GESTURES.items())
             ]
         if phase == "between":
@@ -425,6 +438,12 @@ def _command_text(text: str) -> locale_str:
     return locale_str(text, domain=T.domain)
 
 
+def _choice_text(option: str, text: str) -> locale_str:
+    """A choice's name of ``option``, translated like ``_command_text``; the option is its
+    context in the catalog (``pgettext``'s), as a choice's word may mean another thing elsewhere."""
+    return locale_str(text, domain=T.domain, context=option)
+
+
 class ZapTrapCog(commands.Cog):
     zaptrap = app_commands.Group(
         name=_command_text(N_("zaptrap")),
@@ -460,17 +479,32 @@ class ZapTrapCog(commands.Cog):
         wrong_targets=_command_text(N_("3 or 5 players: penalise wrong ZAP/TRAP targets, or refuse them")),
         language=LANGUAGE_OPTION,
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(
+        preset=[
+            # Translators: a choice of /zaptrap new's preset: the game's own alien deck (its title).
+            app_commands.Choice(name=_choice_text("preset", N_("zaptrap")), value="zaptrap"),
+            # Translators: a choice of /zaptrap new's preset: classic Kemps (a game's name).
+            app_commands.Choice(name=_choice_text("preset", N_("kemps")), value="kemps"),
+        ],
+        speed=SPEED_CHOICES,
+        wrong_targets=[
+            # Translators: a choice of /zaptrap new's wrong_targets: a wrong target costs points.
+            app_commands.Choice(name=_choice_text("wrong_targets", N_("penalise")), value="penalise"),
+            # Translators: a choice of /zaptrap new's wrong_targets: a wrong target is refused.
+            app_commands.Choice(name=_choice_text("wrong_targets", N_("refuse")), value="refuse"),
+        ],
+        language=LANGUAGE_CHOICES,
+    )
     async def new(
         self,
         interaction: discord.Interaction[Any],
         seats: app_commands.Range[int, 3, 6] = 4,
-        preset: Literal["zaptrap", "kemps"] = "zaptrap",
+        preset: str = "zaptrap",
         lull: app_commands.Range[int, 2, 300] | None = None,
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        speed: str = "relaxed",
         thread: bool = False,
         target: app_commands.Range[int, 1, 50] = 7,
-        wrong_targets: Literal["penalise", "refuse"] = "penalise",
+        wrong_targets: str = "penalise",
         language: str | None = None,
     ) -> None:
         await open_table_command(

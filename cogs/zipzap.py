@@ -9,7 +9,7 @@ language being drawn: the engine's events and refusals are data, worded here.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,6 +21,7 @@ from cogs.help import send_rules
 from cogs.table.buttons import ActionButton, TableButton
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
+from cogs.table.options import SPEED_CHOICES, speed_name
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, join
 from rules.base import Event, IllegalAction
@@ -270,7 +271,9 @@ class ZipZapUI:
             T.gettext("Scoring: {scoring}", scoring=scoring),
             T.gettext("Rounds: {rounds}", rounds=rounds),
             T.gettext(
-                "Speed: {speed} — {help}", speed=table.speed, help=T.gettext(speed_help) if speed_help else ""
+                "Speed: {speed} — {help}",
+                speed=speed_name(table.speed),
+                help=T.gettext(speed_help) if speed_help else "",
             ),
         ]
 
@@ -560,23 +563,40 @@ class ZipZapCog(commands.Cog):
         name=locale_str("new"),
         description=locale_str("Open a Zip Zap table in this channel"),
     )
+    # Translators: a slash command option's name: lowercase letters, digits, - or _, no spaces.
+    @app_commands.rename(
+        seats=locale_str("seats"),
+        scoring=locale_str("scoring"),
+        speed=locale_str("speed"),
+        thread=locale_str("thread"),
+        rounds=locale_str("rounds"),
+    )
     @app_commands.describe(
         seats=locale_str("How many seats (2–6)"),
-        # Translators: cards and first_out are the choices' names, kept as they are.
+        # Translators: cards and first_out are the choices' names: write them as translated there.
         scoring=locale_str("cards: fewest points wins; first_out: a point for going out first"),
-        # Translators: off, relaxed and fast are the choices' names, kept as they are.
+        # Translators: off, relaxed and fast are the choices' names: write them as translated there.
         speed=locale_str("Timers: off, relaxed or fast"),
         thread=locale_str("Play in a new thread"),
         rounds=locale_str("How many rounds (default: one per player, doubled with 2 or 3 players)"),
         language=LANGUAGE_OPTION,
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(
+        scoring=[
+            # Translators: a choice of /zipzap new's scoring: fewest points wins.
+            app_commands.Choice(name=locale_str("cards", context="scoring"), value="cards"),
+            # Translators: a choice of /zipzap new's scoring: a point for going out first.
+            app_commands.Choice(name=locale_str("first_out", context="scoring"), value="first_out"),
+        ],
+        speed=SPEED_CHOICES,
+        language=LANGUAGE_CHOICES,
+    )
     async def new(
         self,
         interaction: discord.Interaction[Any],
         seats: app_commands.Range[int, 2, 6] = 4,
-        scoring: Literal["cards", "first_out"] = "cards",
-        speed: Literal["relaxed", "fast", "off"] = "relaxed",
+        scoring: str = "cards",
+        speed: str = "relaxed",
         thread: bool = False,
         rounds: app_commands.Range[int, 1, 20] | None = None,
         language: str | None = None,

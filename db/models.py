@@ -6,6 +6,7 @@ rewrite: Discord snowflakes are BigInteger, documents are JSON, times are timezo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,8 +39,21 @@ NAMING = {
 LIVE_STATUSES = ("lobby", "playing")
 
 
+# What "now" is for the times the database keeps. The wall clock, except in the offline mode,
+# where Discord is simulated with its own clock and the database must keep the same time, or
+# /history says "in 47 weeks" and a replay "played" on a day the page has not reached
+# (cogs/offline.py sets it; ``use_clock``).
+_clock: Callable[[], datetime] | None = None
+
+
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    return _clock() if _clock is not None else datetime.now(UTC)
+
+
+def use_clock(clock: Callable[[], datetime] | None) -> None:
+    """Read "now" from ``clock`` (None: the wall clock again)."""
+    global _clock
+    _clock = clock
 
 
 class Base(DeclarativeBase):
@@ -293,5 +307,6 @@ __all__ = [
     "Seat",
     "ShardLease",
     "Signal",
+    "use_clock",
     "utcnow",
 ]

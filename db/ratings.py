@@ -18,6 +18,11 @@ CSV export all call it):
 - **Provisional** ("1480?") until the person has played ``PROVISIONAL_GAMES`` rated games here,
   or sooner once OpenSkill is sure enough of them (σ below ``SETTLED_SIGMA``). Provisional players
   are listed after settled ones, so one lucky first game never tops a board.
+- **Bounded, and a draw never costs** (``kept_mu``): OpenSkill's new μ is kept within
+  ``MAX_SWING`` points of the old one, so a newcomer's first games (σ₀ is large, and a rating's
+  movement grows with σ²) move it by at most ±150, where a 3-player game moved it by −188; and
+  a person nobody finished ahead of (a draw, a shared first) never loses points, where a Trap
+  draw against the easy computer cost 41: people read a draw as "nobody lost".
 """
 
 from __future__ import annotations
@@ -58,6 +63,21 @@ COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
 }
 # Only a level added to a game but not above would fall back to this.
 DEFAULT_COMPUTER_RATING = (25.0, 3.0)
+
+# The most one game moves a shown rating, either way. Only a provisional rating comes near it: a
+# settled one (σ about 4) moves 10 to 40 points a game.
+MAX_SWING = 150
+
+
+def kept_mu(mu_before: float, mu_after: float, *, beaten: bool) -> float:
+    """The μ a person keeps after a game: OpenSkill's ``mu_after``, at most ``MAX_SWING`` shown
+    points from ``mu_before``, and never below it when nobody finished ahead of them
+    (``beaten`` False: a draw or a shared first). OpenSkill lowers the higher-rated side of a
+    draw, which is right for the estimate but reads as a penalty for not losing; σ is still
+    OpenSkill's, so the game still counts as evidence."""
+    reach = MAX_SWING / POINTS_PER_MU
+    low = mu_before if not beaten else mu_before - reach
+    return min(max(mu_after, low), mu_before + reach)
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,7 @@ def season_sigma(sigma: float) -> float:
 __all__ = [
     "COMPUTER_RATINGS",
     "DEFAULT_COMPUTER_RATING",
+    "MAX_SWING",
     "PROVISIONAL_GAMES",
     "RATING_MODEL",
     "SETTLED_SIGMA",
@@ -112,6 +133,7 @@ __all__ = [
     "START_SIGMA",
     "ShownRating",
     "change_text",
+    "kept_mu",
     "season_sigma",
     "shown_rating",
 ]

@@ -24,6 +24,7 @@ from db.models import (
     Season,
     SeasonStanding,
     Seat,
+    utcnow,
 )
 from db.ratings import season_sigma, shown_rating
 
@@ -58,7 +59,7 @@ class StandingChanges:
         (game, new season number) pairs started. SeasonRace if another process started the same
         season number at the same moment (nothing changed)."""
         started: list[tuple[str, int]] = []
-        now = max(datetime.now(UTC), asked_at)
+        now = max(utcnow(), asked_at)
         try:
             async with self.db.writer(), self.db.sessions() as session, session.begin():
                 for game in games:

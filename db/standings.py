@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_, select
@@ -26,6 +26,7 @@ from db.models import (
     Season,
     SeasonStanding,
     Seat,
+    utcnow,
 )
 from db.ratings import PROVISIONAL_GAMES, SETTLED_SIGMA, ShownRating, shown_rating
 from db.standing_changes import FORGOTTEN_NAME, SeasonRace, StandingChanges, aware
@@ -469,7 +470,7 @@ class Standings(StandingChanges):
                     for s in sorted(row.seats, key=lambda s: s.seat)
                 ],
                 actions=[(seat, action) for seat, action, _ in actions],
-                acted_at=[aware(at) or datetime.now(UTC) for _, _, at in actions],
+                acted_at=[aware(at) or utcnow() for _, _, at in actions],
                 finished_at=aware(row.finished_at),
                 message_id=row.table_message_id,
             )

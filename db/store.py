@@ -24,6 +24,7 @@ from db.ratings import (
     DEFAULT_COMPUTER_RATING,
     RATING_MODEL,
     ShownRating,
+    kept_mu,
     shown_rating,
 )
 from db.snapshots import Unreplayable, replay, replay_log
@@ -533,7 +534,8 @@ async def _record_results(
     How games with computer players count: a person's game, win and points always count. In the
     rating, computer seats play at a fixed strength per level (COMPUTER_RATINGS) and are never
     re-rated. A person who left mid-game counts the game, is rated as finishing last and never gets
-    the win, whatever their computer replacement went on to do.
+    the win, whatever their computer replacement went on to do. OpenSkill's new μ is bounded and a
+    draw never costs points (``kept_mu``).
     """
     by_seat = {s.seat: s for s in seats}
     worst = max(r.place for r in results)
@@ -589,8 +591,13 @@ async def _record_results(
         teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
         ranks.append(r.place if spec.left_at is None or r.seat not in rated_seats else worst)
     rated = RATING_MODEL.rate(teams, ranks=ranks) if len(teams) > 1 else teams
+    best = min(ranks)
     new_rating = {
-        by_seat[r.seat].user_id: rated[i][0] for i, r in enumerate(results) if r.seat in rated_seats
+        by_seat[r.seat].user_id: RATING_MODEL.rating(
+            mu=kept_mu(teams[i][0].mu, rated[i][0].mu, beaten=ranks[i] > best), sigma=rated[i][0].sigma
+        )
+        for i, r in enumerate(results)
+        if r.seat in rated_seats
     }
     for r in results:
         spec = by_seat[r.seat]

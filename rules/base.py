@@ -22,8 +22,18 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+# The rules documents' translations: locales/<lang>/rules/<game>/<name>, each with the structure of
+# the English beside the engine (the same ``- `` items in the same order, the same ``key:``
+# prefixes and ``## key`` headings, the same placeholders: tests/texts/test_rules_documents.py), so
+# the engine reads a translation exactly as it reads the English. The language is a code the
+# caller hands in (the Discord layer's, cogs.texts.language()); the engine itself knows none.
+LOCALES = Path(__file__).resolve().parents[1] / "locales"
+SOURCE_LANGUAGE = "en"
 
 Action = str
 JSON = dict[str, Any]
@@ -41,6 +51,23 @@ class IllegalAction(Exception):
 
     def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code, params)
+        self.code = code
+        self.params: JSON = params
+
+
+class OptionError(ValueError):
+    """Table options the game refuses, as data: ``code`` says why and ``params`` with what, worded
+    for people by the table in their language (cogs/table/options.py). The English sentence is
+    the error's text (``str(error)``), for scenario files and the command line.
+
+    Codes and their params: ``unknown`` (``options``: the names the game has not), ``not_a_choice``
+    (``option``, ``value``, ``choices``), ``out_of_range`` (``option``, ``low``, ``high``, and
+    ``unset`` when leaving it out is allowed), ``not_a_flag`` (``option``), and ``no_sets`` (Zap or
+    Trap: a deck too small for anyone to hold a set).
+    """
+
+    def __init__(self, code: str, message: str, /, **params: Any) -> None:
+        super().__init__(message)
         self.code = code
         self.params: JSON = params
 
@@ -197,18 +224,37 @@ class Game(ABC, Generic[S]):
     computer_levels: ClassVar[tuple[str, ...]]
 
     @abstractmethod
-    def rules_text(self) -> str:
-        """The rules as players read them, Markdown, for ``/<game> rules``."""
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        """The rules as players read them, Markdown, for ``/<game> rules``, in ``lang`` where a
+        translation exists (``game_document``)."""
 
     @abstractmethod
-    def house_rulings(self, options: Any) -> list[str]:
-        """Every house ruling in force with these options, one sentence each."""
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
+        """Every house ruling in force with these options, one sentence each, in ``lang`` where
+        a translation exists."""
 
 
 def packaged_text(package: str, name: str) -> str:
     """A Markdown file shipped beside a game's engine as package data (its rules text, its fixed
     rulings). Read once, at import: a missing file is a packaging bug and should fail loudly."""
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def translated_path(package: str, name: str, lang: str) -> Path:
+    """Where a rules document's translation into ``lang`` is kept."""
+    return LOCALES / lang / "rules" / package.rsplit(".", 1)[-1] / name
+
+
+@cache
+def game_document(package: str, name: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """A game's rules document (``rules.md``, ``rulings.md``, ``option_rulings.md``) in ``lang``:
+    its translation where one is kept, else the English shipped with the engine. Read once per
+    process and language."""
+    if lang != SOURCE_LANGUAGE:
+        path = translated_path(package, name, lang)
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return packaged_text(package, name)
 
 
 def markdown_items(text: str) -> list[str]:

@@ -12,7 +12,7 @@ and handed to the drawing: a worker process that draws it does not know the lang
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -35,6 +35,7 @@ from cogs.drawings.cards import (
 )
 from cogs.drawings.lettering import font, legible
 from cogs.texts import N_, Texts
+from rules.gifttrap.gifts import GIFTS
 from rules.gifttrap.tokens import TOKENS, Token
 from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift
 
@@ -52,8 +53,40 @@ TOKEN_LABELS: dict[str, str] = {
 }
 # Translators: a received gift with none of the receiver's tokens on it (the game's own term).
 NO_MATCH_LABEL = N_("NO MATCH −1")
-# Translators: a token named alone, in "place your GREAT, GOOD tokens" (NO WAY is "NO" there).
-TOKEN_NAMES: dict[str, str] = {"great": N_("GREAT"), "good": N_("GOOD"), "ok": N_("OK"), "noway": N_("NO")}
+# Translators: a token named alone, in "place your GREAT, GOOD tokens" and "GREAT: 3. Teddy bear".
+TOKEN_NAMES: dict[str, str] = {
+    "great": N_("GREAT"),
+    "good": N_("GOOD"),
+    "ok": N_("OK"),
+    "noway": N_("NO WAY"),
+}
+
+
+def gift_name(gift_id: str, stored: str | None = None) -> str:
+    """A gift's name in the language spoken now. The engine names a gift by its id; its English
+    name (gifts.json) is the catalog's message, with the context "gift" (python -m cogs.texts
+    update adds each one, with its emoji and tags for the translator). A gift not in gifts.json
+    (an old record's) keeps the name it was ``stored`` with."""
+    known = GIFTS.get(gift_id)
+    if known is None:
+        return stored if stored is not None else gift_id
+    return T.pgettext("gift", known.name)
+
+
+def name_of(gift: Mapping[str, Any]) -> str:
+    """The name of a gift as a view or record holds it (its id, and the name it was stored with)."""
+    return gift_name(gift.get("gift", ""), gift.get("name"))
+
+
+def named(gifts: Sequence[LaidOutGift]) -> list[LaidOutGift]:
+    """The gifts with their names in the language spoken now: what a picture draws is made before
+    the drawing, which may be done in a worker process that does not know the language."""
+    return [{**gift, "name": name_of(gift)} for gift in gifts]
+
+
+def named_reveals(revealed: Sequence[RevealedGift]) -> list[RevealedGift]:
+    """Unwrapped gifts with their names in the language spoken now (see ``named``)."""
+    return [{**gift, "name": name_of(gift)} for gift in revealed]
 
 
 def token_label(token: str | None) -> str:
@@ -109,22 +142,33 @@ REVEALS_SHOWN = 8  # the latest unwrapped gifts; the text keeps the whole story
 # Pack (1-4, "$" to "$$$$") -> the gift cards' colour; the price is printed on every card too.
 PACK_FILLS: dict[int, RGB] = {1: (255, 255, 255), 2: (153, 204, 204), 3: (255, 204, 0), 4: (204, 153, 255)}
 TOKEN_R = 17
+# A token chip hangs under its card, its top on the card's bottom edge: on the card it covered the
+# upside-down "$$$ 2" and the name (issue 33). Under each row of cards: room for the chips.
+TOKEN_DROP = TOKEN_R - 2  # the chip's centre below the card's bottom
+UNDER_CARD = TOKEN_DROP + TOKEN_R + 2
+
+
+def _chip_centre(x: int, y: int, k: int = 0) -> tuple[int, int]:
+    """Where the ``k``-th token chip on the card at (x, y) goes: under its right end, leftwards."""
+    return x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H + TOKEN_DROP
 
 
 def _gift_face(gift: LaidOutGift, price: str) -> Face:
     fill = PACK_FILLS.get(len(price), PACK_FILLS[1])
-    name = gift["name"]
+    name = gift["name"]  # already in the reader's language (named)
 
     def art(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: Face) -> None:
         x0, y0, x1, _ = box
         cx = (x0 + x1) / 2
-        # Our gift: a box with a ribbon, the space number on it.
-        draw.rectangle([cx - 22, y0 + 4, cx + 22, y0 + 34], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
-        draw.rectangle([cx - 3, y0 + 4, cx + 3, y0 + 34], fill=(0, 0, 0))
-        draw.ellipse([cx - 10, y0 - 4, cx - 1, y0 + 5], outline=(0, 0, 0), width=2)
-        draw.ellipse([cx + 1, y0 - 4, cx + 10, y0 + 5], outline=(0, 0, 0), width=2)
+        # Our gift: a box with a ribbon, the space number on it. The bow stays below the corner's
+        # "1 $$$$" (it reached up into the price, which then read "8$$").
+        top = y0 + 12
+        draw.rectangle([cx - 22, top, cx + 22, top + 24], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
+        draw.rectangle([cx - 3, top, cx + 3, top + 24], fill=(0, 0, 0))
+        draw.ellipse([cx - 10, top - 8, cx - 1, top + 1], outline=(0, 0, 0), width=2)
+        draw.ellipse([cx + 1, top - 8, cx + 10, top + 1], outline=(0, 0, 0), width=2)
         number = str(gift["space"])
-        draw.text((cx, y0 + 19), number, fill=(0, 0, 0), font=font(24), anchor="mm", stroke_width=3,
+        draw.text((cx, top + 12), number, fill=(0, 0, 0), font=font(22), anchor="mm", stroke_width=3,
                   stroke_fill=(255, 255, 255))  # fmt: skip
         # The name on up to two lines under the box.
         words, lines, line = name.split(), [], ""
@@ -139,7 +183,7 @@ def _gift_face(gift: LaidOutGift, price: str) -> Face:
         if len(lines) > 2:
             lines = [lines[0], fit_text(draw, " ".join(lines[1:]), x1 - x0, 12)]
         for i, text in enumerate(lines):
-            draw.text((cx, y0 + 44 + 13 * i), fit_text(draw, text, x1 - x0, 12), fill=face.ink, font=font(12),
+            draw.text((cx, y0 + 45 + 13 * i), fit_text(draw, text, x1 - x0, 12), fill=face.ink, font=font(12),
                       anchor="mm")  # fmt: skip
 
     return Face(fill, (0, 0, 0), f"{gift['space']} {price}", "", "square", art=art)
@@ -160,12 +204,13 @@ def gifts_png(
     trapped: Collection[int] = (),
     words: PictureWords | None = None,
 ) -> bytes:
-    """The round's gifts on their spaces; ``tokens`` (token -> space) puts those tokens on the gifts,
-    a seat's own placings in its panel (never pass someone else's before the reveal); the
-    ``trapped`` spaces (GiftTRAP shouted on them: public) are crossed out, as in the reveal."""
+    """The round's gifts on their spaces (``layout`` with its names worded: ``named``); ``tokens``
+    (token -> space) puts those tokens on the gifts, a seat's own placings in its panel (never pass
+    someone else's before the reveal); the ``trapped`` spaces (GiftTRAP shouted on them: public)
+    are crossed out, as in the reveal."""
     columns, rows = grid(len(layout))
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
-    height = 2 * PAD + rows * CARD_H + (rows - 1) * (ROW_GAP + TOKEN_R) + TOKEN_R
+    height = 2 * PAD + rows * (CARD_H + UNDER_CARD) + (rows - 1) * ROW_GAP
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     on_space: dict[int, list[Token]] = {}
@@ -175,12 +220,12 @@ def gifts_png(
     for index, gift in enumerate(layout):
         row, column = divmod(index, columns)
         x = PAD + column * (CARD_W + GAP)
-        y = PAD + row * (CARD_H + ROW_GAP + TOKEN_R)
+        y = PAD + row * (CARD_H + UNDER_CARD + ROW_GAP)
         draw_face(image, x, y, _gift_face(gift, price))
         if gift["space"] in trapped:
             _cross(draw, x, y)
         for k, token in enumerate(on_space.get(gift["space"], [])):
-            _token(draw, token, x + CARD_W - TOKEN_R - k * (2 * TOKEN_R - 2), y + CARD_H - 6)
+            _token(draw, token, *_chip_centre(x, y, k))
     if not layout:
         empty = (words or picture_words())["no_gifts"]
         draw.text((width / 2, height / 2), empty, fill=(235, 245, 235), font=font(14), anchor="mm")
@@ -210,7 +255,7 @@ def gifts_alt(
                 else T.gettext("{first} and {second}", first=here[0], second=here[1])
             )
             notes.append(T.gettext("your {tokens}", tokens=mine))
-        item = T.gettext("{space}. {name}", space=g["space"], name=g["name"])
+        item = T.gettext("{space}. {name}", space=g["space"], name=name_of(g))
         if notes:
             item = T.gettext("{gift} ({notes})", gift=item, notes="; ".join(notes))
         items.append(item)
@@ -226,7 +271,7 @@ def gifts_alt(
 def gifts_picture(
     layout: Sequence[LaidOutGift], price: str, tokens: Mapping[Token, int] | None = None
 ) -> Picture:
-    return Picture(gifts_png(layout, price, tokens), gifts_alt(layout, price, tokens))
+    return Picture(gifts_png(named(layout), price, tokens), gifts_alt(layout, price, tokens))
 
 
 def table_picture(view: GiftTrapView) -> Picture:
@@ -256,22 +301,26 @@ def reveal_png(
     names: Sequence[str] | None = None,
     words: PictureWords | None = None,
 ) -> bytes:
-    """The latest unwrapped gifts in reveal order, each with the receiver's token on it (public
-    once revealed) and labelled giver to receiver: by ``names`` (each seat's, as the table shows
-    them: "from Bea" over "to Al"), else by seat number ("2 to 3"); a GiftTRAPped gift is crossed
-    out, since it moves no marker."""
+    """The latest unwrapped gifts in reveal order (their names worded: ``named_reveals``), each
+    with the receiver's token on it (public once revealed) and labelled giver to receiver: by
+    ``names`` (each seat's, as the table shows them: "from Bea" over "to Al"), else by seat
+    number ("2 to 3"); a GiftTRAPped gift is crossed out, since it moves no marker."""
     shown = _reveals(revealed)
     said = words or picture_words(names or ())
     columns, rows = grid(len(shown))
-    label_h = 18 if names is None else 40
-    width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
-    height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * (ROW_GAP + TOKEN_R)
+    # The labels go under the token chip, never over the card; a column is as wide as its
+    # longest label (to REVEAL_COLUMN), so "to Robo 1 (casual)" is not cut to "to Robo 1 (ca…".
+    labels = [reveal_labels(said, gift, names is not None) for gift in shown]
+    column_w = reveal_column(labels)
+    label_h = UNDER_CARD + 14 * (2 if names is not None else 1) + 4
+    width = 2 * PAD + columns * column_w + (columns - 1) * GAP
+    height = 2 * PAD + rows * (CARD_H + label_h) + (rows - 1) * ROW_GAP
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for index, gift in enumerate(shown):
         row, column = divmod(index, columns)
-        x = PAD + column * (CARD_W + GAP)
-        y = PAD + row * (CARD_H + label_h + ROW_GAP + TOKEN_R)
+        x = PAD + column * (column_w + GAP)
+        y = PAD + row * (CARD_H + label_h + ROW_GAP)
         laid: LaidOutGift = {
             "space": gift["space"],
             "gift": gift["gift"],
@@ -282,23 +331,36 @@ def reveal_png(
         draw_face(image, x, y, _gift_face(laid, price))
         if gift["trapped"]:
             _cross(draw, x, y)
-        _token(draw, gift["token"], x + CARD_W - TOKEN_R, y + CARD_H - 6)
-        # Words, not an arrow: they were chosen when the font had no arrows, and read in any language.
-        if names is None:
-            label = said["seats"].format(giver=gift["giver"] + 1, receiver=gift["receiver"] + 1)
-            draw.text(
-                (x + CARD_W / 2 - 8, y + CARD_H + 9), label, fill=(235, 245, 235), font=font(13), anchor="mm"
-            )
-        else:
-            # Both lines below the token chip that hangs under the card's corner, as wide as the
-            # card and its gap: a name cut short still reads, and the alt text has it whole.
-            giver = fit_text(draw, said["from_names"][gift["giver"]], CARD_W + 2, 12)
-            receiver = fit_text(draw, said["to_names"][gift["receiver"]], CARD_W + 2, 12)
-            draw.text((x, y + CARD_H + 21), giver, fill=(235, 245, 235), font=font(12), anchor="lm")
-            draw.text((x, y + CARD_H + 35), receiver, fill=(235, 245, 235), font=font(12), anchor="lm")
+        _token(draw, gift["token"], *_chip_centre(x, y))
+        # Words, not an arrow: they read in any language. A name longer than the widest column is
+        # still cut; the alt text has it whole.
+        for i, label in enumerate(labels[index]):
+            text = fit_text(draw, label, column_w, LABEL_PX)
+            at = (x, y + CARD_H + UNDER_CARD + 9 + 14 * i)
+            draw.text(at, text, fill=(235, 245, 235), font=font(LABEL_PX), anchor="lm")
     if not shown:
         draw.text((width / 2, height / 2), said["nothing"], fill=(235, 245, 235), font=font(14), anchor="mm")
     return encode(image)
+
+
+LABEL_PX = 12
+REVEAL_COLUMN = 150  # the widest a reveal's column grows for its labels
+
+
+def reveal_labels(said: PictureWords, gift: RevealedGift, named: bool) -> list[str]:
+    """The lines under a revealed gift: "from Bea", "to Al"; or "2 to 3" by seat numbers."""
+    if not named:
+        return [said["seats"].format(giver=gift["giver"] + 1, receiver=gift["receiver"] + 1)]
+    return [said["from_names"][gift["giver"]], said["to_names"][gift["receiver"]]]
+
+
+def reveal_column(labels: Sequence[Sequence[str]]) -> int:
+    """A reveal's column width: a card, or its longest label up to REVEAL_COLUMN."""
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    widest = max(
+        (measure.textlength(line, font=font(LABEL_PX)) for lines in labels for line in lines), default=0
+    )
+    return int(min(REVEAL_COLUMN, max(CARD_W, widest + 2)))
 
 
 def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = None) -> str:
@@ -309,7 +371,7 @@ def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = N
         token = token_label(gift["token"])
         if gift["trapped"]:
             token = T.gettext("{token}, GiftTRAPped", token=token)
-        what = {"gift": gift["name"], "space": gift["space"], "token": token}
+        what = {"gift": name_of(gift), "space": gift["space"], "token": token}
         if names is None:
             giver, receiver = gift["giver"] + 1, gift["receiver"] + 1
             items.append(
@@ -345,7 +407,8 @@ def reveal_alt(revealed: Sequence[RevealedGift], names: Sequence[str] | None = N
 
 def reveal_picture(view: GiftTrapView) -> Picture:
     """The reveal so far on the public table: what each gift was and the token it met."""
-    return Picture(reveal_png(view["revealed"], view["price"] or ""), reveal_alt(view["revealed"]))
+    revealed = named_reveals(view["revealed"])
+    return Picture(reveal_png(revealed, view["price"] or ""), reveal_alt(view["revealed"]))
 
 
 def tokens_png(tokens: Sequence[Token]) -> bytes:

@@ -8,19 +8,32 @@ to ``GiftTrapPanel``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import discord
 
-from cogs.drawings.gifttrap_cards import token_label
+from cogs.drawings.gifttrap_cards import TOKEN_NAMES, name_of, token_label
 from cogs.table.buttons import ActionButton, ActionSelect
+from cogs.table.layout import FRESH_IDS
 from cogs.table.model import Table
 from cogs.texts import Texts
 from rules.gifttrap import PRICES, TOKENS, GiftTrapState
 from rules.gifttrap.views import GiftTrapView
 
 T = Texts(__name__)
+# Component ids for selects drawn afresh (``_page_items``): above the ones the layout gives by
+# place (cogs/table/layout.py), and never the same twice in a process.
+_FRESH = itertools.count(1)
+
+
+def fresh_ids() -> Iterator[int]:
+    """Eight new component ids (a page has at most four selects)."""
+    base = FRESH_IDS + (next(_FRESH) % 200_000_000) * 8
+    return iter(range(base, base + 8))
+
+
 TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
 # Each give/rank select takes a whole row; the fifth row holds the page tabs and Ready.
 SELECTS_PER_PAGE = 4
@@ -28,8 +41,10 @@ NAME_WIDTH = 24
 
 
 def gift_text(gift: Mapping[str, Any]) -> str:
-    """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear")."""
-    return f"{gift['space']}. {gift['emoji']} {gift['name']}"
+    """A gift as every message writes it: its space, emoji and name ("3. 🧸 Teddy bear"), the name
+    in the language spoken now, found by the gift's id (a record made before gifts had ids keeps
+    the name it was stored with)."""
+    return f"{gift['space']}. {gift['emoji']} {name_of(gift)}"
 
 
 def short_gift(gift: Mapping[str, Any]) -> str:
@@ -171,7 +186,7 @@ class GiftTrapPanel:
             else:
                 left = T.gettext("All set: press **Ready** to lock it in.")
             lines.append("\n👉 " + left)
-            items += self._page_items(table, view, page)
+            items += self._page_items(table, view, page, fresh=note is not None)
             for label_page, label in pages:
                 current = label_page == page
                 items.append(
@@ -284,12 +299,18 @@ class GiftTrapPanel:
                 )
         return lines
 
-    def _page_items(self, table: Table, view: GiftTrapView, page: str) -> list[discord.ui.Item[Any]]:
+    def _page_items(
+        self, table: Table, view: GiftTrapView, page: str, *, fresh: bool = False
+    ) -> list[discord.ui.Item[Any]]:
+        """The page's selects. ``fresh``: drawn after a click that changed nothing (a refused pick,
+        a panel too old), so they get new component ids and a client that kept the refused pick
+        shows what is really chosen (nothing, for a gift already given to someone else)."""
         my = view["my"]
         me = view["seat"]
         v = table.version
         layout = view["layout"]
         items: list[discord.ui.Item[Any]] = []
+        ids = fresh_ids() if fresh else None
         if page.startswith("give"):
             receivers = [r for r in range(view["players"]) if r != me]
             chunk = int(page[4:]) - 1
@@ -300,7 +321,10 @@ class GiftTrapPanel:
                     other = given_to.get(gift["space"])
                     options.append(
                         discord.SelectOption(
-                            label=gift_text(gift)[:100],
+                            # The chosen one is what the closed select shows: it says whose it is.
+                            label=T.gettext(
+                                "For {name}: {gift}", name=table.plain_name(r), gift=gift_text(gift)
+                            )[:100],
                             value=str(gift["space"]),
                             default=my["gives"][r] == gift["space"],
                             description=(
@@ -318,6 +342,7 @@ class GiftTrapPanel:
                         options,
                         placeholder=T.gettext("Gift for {name}", name=table.plain_name(r))[:150],
                         row=row,
+                        component_id=next(ids) if ids else None,
                     )
                 )
         elif page == "rank":
@@ -328,7 +353,11 @@ class GiftTrapPanel:
                     held = holding.get(gift["space"])
                     options.append(
                         discord.SelectOption(
-                            label=gift_text(gift)[:100],
+                            # "GREAT: 3. 🧸 Teddy bear": four closed selects of bare gift names
+                            # didn't say which held GREAT and which NO WAY.
+                            label=T.gettext(
+                                "{token}: {gift}", token=T.gettext(TOKEN_NAMES[token]), gift=gift_text(gift)
+                            )[:100],
                             value=str(gift["space"]),
                             default=my["ranks"].get(token) == gift["space"],
                             description=(
@@ -348,6 +377,7 @@ class GiftTrapPanel:
                             "{emoji} {token} goes on…", emoji=TOKEN_EMOJI[token], token=token_label(token)
                         ),
                         row=row,
+                        component_id=next(ids) if ids else None,
                     )
                 )
         else:

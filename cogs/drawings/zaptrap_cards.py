@@ -8,14 +8,14 @@ Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
 from PIL import ImageDraw
 
 from cogs.drawings.cards import RGB, Art, Face, Picture, draw_shape, fit_alt, hand_image, row_image
 from cogs.drawings.zaptrap_words import ALIENS, card_name, species_name, suit_name
-from cogs.texts import N_, Texts, language, speaking
+from cogs.texts import N_, Texts
 from rules.zaptrap.cards import special_kind, species_shown
 from rules.zaptrap.views import ZapTrapView
 
@@ -120,12 +120,14 @@ def _double_art(low: int, high: int) -> Art:
     return art
 
 
-def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
-    """The face of a card code ("3a", "D3", "XDM", or a kemps card "12b")."""
+def face(code: str, preset: str = "zaptrap", species_count: int = 10, caption: str | None = None) -> Face:
+    """The face of a card code ("3a", "D3", "XDM", or a kemps card "12b"); ``caption`` the words
+    at its foot, made by the caller (``captions``) where the drawing may be done elsewhere, else
+    in the language spoken now."""
     kind = special_kind(code)
     if kind is not None:
-        fill, ink, letters, shape, caption = SPECIAL_FACES[kind]
-        return Face(fill, ink, letters, "", shape, caption=T.gettext(caption))
+        fill, ink, letters, shape, special = SPECIAL_FACES[kind]
+        return Face(fill, ink, letters, "", shape, caption=T.gettext(special) if caption is None else caption)
     shown = species_shown(code, species_count)
     if len(shown) == 2:
         low, high = shown
@@ -142,8 +144,14 @@ def face(code: str, preset: str = "zaptrap", species_count: int = 10) -> Face:
         corner = f"{rank}{letter}" if letter.isalpha() else f"{rank}/{letter}"
         return Face((250, 250, 245), ink, corner, rank, shape)
     fill = _species_colour(species)
-    name = species_name(species)
+    name = species_name(species) if caption is None else caption
     return Face(fill, _ink(fill), _mark(species), "", "circle", caption=name, art=_single_art(species))
+
+
+def captions(cards: Sequence[str], preset: str = "zaptrap", species_count: int = 10) -> dict[str, str]:
+    """The words drawn on these cards (a species' name, a special card's), in the language spoken
+    now: made before a drawing is handed to a worker process, which does not know the language."""
+    return {code: face(code, preset, species_count).caption for code in dict.fromkeys(cards)}
 
 
 def _name(code: str, preset: str, species_count: int) -> str:
@@ -156,14 +164,13 @@ def hand_png(
     *,
     preset: str = "zaptrap",
     species: int = 10,
-    lang: str | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> bytes:
-    """The hand in the order given; ``playable`` the cards that may be swapped now (None: no marks).
-    ``lang``: the language of its captions and corners, for a drawing sent to a worker process
-    (which has none); by default the language spoken now."""
+    """The hand in the order given; ``playable`` the cards that may be swapped now (None: no
+    marks); ``words`` each card's caption (``captions``), else made in the language spoken now."""
     marks = [None if playable is None else c in playable for c in cards]
-    with speaking(lang or language()):
-        return hand_image([face(c, preset, species) for c in cards], marks)
+    said = words if words is not None else captions(cards, preset, species)
+    return hand_image([face(c, preset, species, said.get(c)) for c in cards], marks)
 
 
 def hand_alt(
@@ -197,12 +204,14 @@ def hand_picture(
     )
 
 
-def face_up_png(cards: Sequence[str], preset: str, species: int, lang: str | None = None) -> bytes:
-    """The face-up cards in a row: a pure function of what they are and the language of their
-    captions (``lang``, as ``hand_png``'s), for the picture cache (and a module-level one, so that
-    a worker process can be sent it)."""
-    with speaking(lang or language()):
-        return row_image([face(c, preset, species) for c in cards])
+def face_up_png(
+    cards: Sequence[str], preset: str, species: int, words: Mapping[str, str] | None = None
+) -> bytes:
+    """The face-up cards in a row: a pure function of what they are and the ``words`` on them
+    (``captions``), for the picture cache (and a module-level one, so that a worker process can be
+    sent it)."""
+    said = words if words is not None else captions(cards, preset, species)
+    return row_image([face(c, preset, species, said.get(c)) for c in cards])
 
 
 def table_png(view: ZapTrapView) -> bytes:

@@ -8,6 +8,7 @@ says ZAP. Pure functions of card codes (rules/zipzap/cards.py) and the typed vie
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from cogs.drawings.cards import RGB, Face, Picture, fit_alt, hand_image, row_image
 from cogs.texts import N_, Texts, join
@@ -169,3 +170,13 @@ def top_picture(view: ZipZapView) -> Picture:
 def palette() -> dict[str, tuple[RGB, str, str]]:
     """For the colour-vision test: each meaning's colour, letter and shape, by suit letter."""
     return {k: (fill, letter, shape) for k, (fill, _, letter, shape) in SUITS.items()}
+
+
+def symbol_lines(options: Any) -> list[str]:
+    """The quick start's "What you see" (cogs/symbols.py): how a hand marks its playable cards."""
+    return [
+        T.gettext(
+            "**Raised card with a thick outline and a notch:** you can play it now. "
+            "**Faded and hatched (striped):** you can't."
+        )
+    ]

@@ -132,7 +132,11 @@ class ActionSelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
         placeholder: str | None = None,
         row: int | None = None,
         disabled: bool = False,
+        component_id: int | None = None,
     ) -> None:
+        # ``component_id``: Discord's numeric id of the component in its message. A client may keep
+        # a person's pick per component while the message is edited (the offline page does); a new
+        # id makes it draw the select afresh from its options, as a refused pick needs.
         super().__init__(
             discord.ui.Select(
                 custom_id=f"gs:{table_id}:{version}:{prefix}",
@@ -142,6 +146,7 @@ class ActionSelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
                 disabled=disabled,
                 min_values=1,
                 max_values=1,
+                id=component_id,
             )
         )
         self.table_id = table_id

@@ -22,6 +22,7 @@ from cogs.table.languages import Languages
 from cogs.table.layout import Download, Drawing, Picture
 from cogs.table.lobby import Lobby
 from cogs.table.model import Table
+from cogs.table.notes import worded
 from cogs.table.pictures import Pictures, Sketch
 from cogs.texts import N_, Texts, join, speaking
 from rules.base import Event, IllegalAction
@@ -160,7 +161,8 @@ class TableDrawing:
                 title=T.gettext(
                     "{game} — {ended}", game=table.game.title, ended=T.gettext(word) if word else table.status
                 ),
-                description=table.closed_note or T.gettext("This table has ended. No results were recorded."),
+                description=worded(table.closed_note)
+                or T.gettext("This table has ended. No results were recorded."),
             )
             return Drawing(embed)
         items = self.table_items(table)

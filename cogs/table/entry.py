@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,6 +38,7 @@ from cogs.table.layout import LayoutTooLarge
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
 from cogs.table.model import SeatInfo, Table, TableMoved
+from cogs.table.notes import Note, worded
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
 from cogs.texts import N_, Texts, speaking
@@ -198,28 +199,23 @@ class Entry:
             self.spine.closed(table)
             await self._answer_table(interaction, table, T.gettext("The table is cancelled."))
             return
-        note = edit.note()  # in the clicker's language; the footer words it in the table's
-        text = escape(note) if note else T.gettext("Done.")  # the note is plain text (the footer's)
+        # The notes are worded for the clicker here, and again for the lobby's footer when drawn.
+        text = escape(worded(edit.note)) if edit.note else T.gettext("Done.")  # plain text (the footer's)
         if on_thread_line(interaction, table, verb):
             place = f"<#{table.channel_id}>"
             text = T.gettext("You're seated at the table in {place}.", place=place)
         await self._answer_table(interaction, table, text, note=edit.note)
 
     async def _answer_table(
-        self,
-        interaction: discord.Interaction[Any],
-        table: Table,
-        text: str,
-        *,
-        note: Callable[[], str | None] | None = None,
+        self, interaction: discord.Interaction[Any], table: Table, text: str, *, note: Sequence[Note] = ()
     ) -> None:
         """Answer a click on the table message by redrawing it in place; from anywhere else (or
         if Discord refuses the answer) say ``text`` privately and redraw through the bot token."""
         if self._on_table_message(interaction, table):
             drawing = await self.spine.drawing.ready(table, for_click=True)
-            if note is not None and table.status == "lobby":
+            if note and table.status == "lobby":
                 with speaking(table.language):  # the lobby's footer: the channel reads it
-                    drawing.embed = self.spine.lobby.embed(table, note())
+                    drawing.embed = self.spine.lobby.embed(table, note)
             try:
                 assert interaction.message is not None  # checked by _on_table_message
                 await self.spine.messages.answer_click(interaction, table, interaction.message.id, drawing)

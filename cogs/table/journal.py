@@ -11,6 +11,8 @@ from typing import Any
 
 from cogs.table.common import as_text
 from cogs.table.model import Table
+from cogs.table.notes import worded
+from cogs.texts import SOURCE, speaking
 
 TABLE_EVENTS = "referee.tables"
 log = logging.getLogger(TABLE_EVENTS)
@@ -63,6 +65,8 @@ def status_changed(bot: Any, table: Table, was: str) -> None:
     elif table.status in ("cancelled", "abandoned"):
         state = "game" if was == "playing" else "lobby"
         if table.closed_note:  # who stopped it, or why it ended ("Stopped by Bea. No results…")
-            log.info("%s: the %s %s ended. %s", where, title, state, _plain(as_text(table.closed_note)))
+            with speaking(SOURCE):  # the operator's log is in English
+                said = worded(table.closed_note)
+            log.info("%s: the %s %s ended. %s", where, title, state, _plain(as_text(said)))
         else:
             log.info("%s: the %s %s was %s.", where, title, state, table.status)

@@ -68,6 +68,7 @@ MAX_ALT = 1024
 ROW_WIDTH = 5  # an ActionRow holds five buttons, or one select
 GALLERY_ITEMS = 10  # a MediaGallery holds ten pictures
 CONTROL_IDS = 1000  # above the ids Discord gives the rest of a message (at most 40 components)
+FRESH_IDS = 1_000_000  # and above those: a control the panel wants drawn afresh
 ELLIPSIS = "…"
 # Discord refers to an attachment by its file name; keep to characters it never rewrites.
 FILENAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
@@ -573,7 +574,11 @@ def lay_out(drawing: Drawing) -> Layout:
             # A control's id names its place in the rows, as a classic message's row and column
             # did: unset, Discord numbers every component in order, so a button's id would move
             # whenever a text above it came or went (what the offline page names a click by).
-            getattr(item, "item", item).id = CONTROL_IDS + 10 * r + i
+            # An id from FRESH_IDS up was chosen by the panel to have a control drawn afresh
+            # (cogs/table/buttons.py, ActionSelect): it stays.
+            control = getattr(item, "item", item)
+            if control.id is None or control.id < FRESH_IDS:
+                control.id = CONTROL_IDS + 10 * r + i
             action_row.add_item(item)
         container.add_item(action_row)
     view = discord.ui.LayoutView(timeout=None)

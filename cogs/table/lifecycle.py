@@ -31,7 +31,6 @@ from cogs.table.common import (
     Refusal,
     display_name,
     is_manager,
-    markdown_name,
     plain_name,
     reply,
 )
@@ -39,11 +38,14 @@ from cogs.table.computers import replacement_level
 from cogs.table.failures import NEEDED, NEEDED_FOR_FILES, NEEDED_FOR_THREADS, Failure, classify, missing
 from cogs.table.lobby import SPEEDS, Clicker, require_host
 from cogs.table.model import SeatInfo, Table, TableMoved
+from cogs.table.notes import note
+from cogs.table.options import option_refusal, speed_name
 from cogs.table.spine import Spine
 from cogs.texts import LANGUAGES, SOURCE, Texts, speaking
 from db.models import LIVE_STATUSES, utcnow
 from db.store import ChannelBusy, Conflict
 from rules import get_game
+from rules.base import OptionError
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
@@ -106,11 +108,12 @@ class Lifecycle:
                 )
             )
         if speed not in SPEEDS:
-            raise Refusal(T.gettext("Speed must be one of: {speeds}.", speeds=", ".join(SPEEDS)))
+            speeds = ", ".join(speed_name(s) for s in SPEEDS)
+            raise Refusal(T.gettext("Speed must be one of: {speeds}.", speeds=speeds))
         try:
             game.parse_options(rules)
-        except ValueError as error:
-            raise Refusal(str(error)) from error
+        except OptionError as error:
+            raise Refusal(option_refusal(game.title, error)) from error
         needed = dict(NEEDED)
         ui = self.spine.uis.get(game_key)
         hooks = ("table_pictures", "table_sketches", "table_downloads")
@@ -223,10 +226,7 @@ class Lifecycle:
         info.prefers_dm = False
         if not draft.humans():
             draft.status = "cancelled"
-            with speaking(table.language):  # the channel reads it on the table message
-                draft.closed_note = T.gettext(
-                    "Everyone left, so the game was stopped. No results were recorded."
-                )
+            draft.closed_note = note("game_emptied")
             await self.spine.save(table, draft, seats=draft.specs())
             self.spine.closed(table)
             return T.gettext("You left. Nobody is left at the table, so the game was stopped.")
@@ -256,10 +256,7 @@ class Lifecycle:
             require_host(table, who, T.gettext("stop the table"))
             draft = self.spine.draft(table)
             draft.status = "cancelled"
-            with speaking(table.language):  # the channel reads it on the table message
-                draft.closed_note = T.gettext(
-                    "Stopped by {name}. No results were recorded.", name=markdown_name(who.name)
-                )
+            draft.closed_note = note("stopped_by", name=who.name)
             try:
                 await self.spine.save(table, draft)
             except TableMoved:

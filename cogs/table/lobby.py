@@ -7,16 +7,17 @@ seats nobody.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from cogs.table.buttons import LobbySelect, TableButton
-from cogs.table.common import Refusal, markdown_name, plain_name
+from cogs.table.common import Refusal
 from cogs.table.model import SeatInfo, Table
-from cogs.texts import LANGUAGES, SOURCE, Texts, speaking
+from cogs.table.notes import Note, level_name, note, worded
+from cogs.texts import LANGUAGES, SOURCE, Texts
 
 T = Texts(__name__)
 
@@ -34,18 +35,14 @@ class Clicker:
 
 @dataclass(frozen=True)
 class LobbyEdit:
-    """What a lobby button did to the draft: a note for the lobby's footer (plain text, names as
-    ``plain_name``), or the table is to be started or cancelled (which the referee does through
-    its own path). The note is worded when it is read (``note``), as it is read twice: in the
-    table's language on the lobby's footer, in the clicker's in their answer."""
+    """What a lobby button did to the draft: notes for the lobby's footer (data, worded when
+    shown: ``notes.worded``), or the table is to be started or cancelled (which the referee does
+    through its own path)."""
 
-    words: Callable[[], str] | None = None
+    note: tuple[Note, ...] = ()
     start: bool = False
     cancel: bool = False
 
-    def note(self) -> str | None:
-        """The note in the language of the moment."""
-        return self.words() if self.words is not None else None
 
 
 class Lobby:
@@ -61,7 +58,7 @@ class Lobby:
             if len(draft.seats) >= draft.max_seats:
                 raise Refusal(T.gettext("This table is full."))
             draft.seats.append(SeatInfo(len(draft.seats), who.user_id, who.name))
-            return LobbyEdit(lambda: T.gettext("{name} joined.", name=plain_name(who.name)))
+            return LobbyEdit((note("joined", name=who.name),))
         if verb == "leave":
             return LobbyEdit(self.leave(draft, who))
         if verb == "cpu":
@@ -74,7 +71,7 @@ class Lobby:
             # Stored in the source's words and worded when shown (model.computer_name).
             robo = f"Robo {number} ({arg})"  # text: data, worded by SeatInfo.plain_name
             draft.seats.append(SeatInfo(len(draft.seats), None, robo, computer_level=arg))
-            return LobbyEdit(lambda: T.gettext("A {level} computer player sat down.", level=arg))
+            return LobbyEdit((note("computer_sat", level=arg),))
         if verb == "swap":
             require_host(draft, who, T.gettext("arrange the seats"))
             if arg is None or not arg.isdigit() or int(arg) + 1 >= len(draft.seats):
@@ -82,13 +79,10 @@ class Lobby:
             i = int(arg)
             draft.seats[i], draft.seats[i + 1] = draft.seats[i + 1], draft.seats[i]
             draft.renumbered()
-            return LobbyEdit(
-                lambda: T.gettext("Seats {first} and {second} swapped.", first=i + 1, second=i + 2)
-            )
+            return LobbyEdit((note("swapped", first=i + 1, second=i + 2),))
         if verb == "cancel":
             require_host(draft, who, T.gettext("cancel the table"))
-            with speaking(draft.language):  # the channel reads it on the table message
-                draft.closed_note = T.gettext("Cancelled by {name}.", name=markdown_name(who.name))
+            draft.closed_note = note("cancelled_by", name=who.name)
             return LobbyEdit(cancel=True)
         if verb == "start":
             require_host(draft, who, T.gettext("start the game"))
@@ -104,31 +98,25 @@ class Lobby:
             return LobbyEdit(start=True)
         raise Refusal(T.gettext("That button doesn't belong to a lobby."))
 
-    def leave(self, draft: Table, who: Clicker) -> Callable[[], str]:
-        """Someone leaves the lobby; the host's powers pass on. Cancels it if nobody is left.
-        Returns the note, to be worded where it is shown (LobbyEdit)."""
+    def leave(self, draft: Table, who: Clicker) -> tuple[Note, ...]:
+        """Someone leaves the lobby; the host's powers pass on. Cancels it if nobody is left."""
         seat = draft.seat_of(who.user_id)
         if seat is None:
             raise Refusal(T.gettext("You're not seated at this table."))
         del draft.seats[seat]
         draft.renumbered()
+        said = note("left", name=who.name)
         if not draft.humans():
             draft.status = "cancelled"
-            with speaking(draft.language):  # the channel reads it on the table message
-                draft.closed_note = T.gettext("Everyone left, so the table was cancelled.")
-        heir = draft.pass_host() if draft.humans() else None
-
-        def note() -> str:
-            left = T.gettext("{name} left.", name=plain_name(who.name))
-            if heir is None:
-                return left
-            return left + " " + T.gettext("{name} is the host now.", name=heir.plain_name)
-
-        return note
+            draft.closed_note = note("lobby_emptied")
+            return (said,)
+        if (heir := draft.pass_host()) is not None:
+            return said, note("new_host", name=heir.chosen_name, seat=heir.seat)
+        return (said,)
 
     # --- drawing ---------------------------------------------------------------------------
 
-    def embed(self, table: Table, note: str | None = None) -> discord.Embed:
+    def embed(self, table: Table, notes: Sequence[Note] = ()) -> discord.Embed:
         ui = self.uis[table.game.key]
         embed = discord.Embed(
             title=T.gettext("{game} — table open", game=table.game.title),
@@ -164,8 +152,8 @@ class Lobby:
             value="\n".join(options) or "—",
             inline=False,
         )
-        if note:
-            embed.set_footer(text=note)
+        if notes:
+            embed.set_footer(text=worded(notes))
         return embed
 
     def items(self, table: Table) -> list[discord.ui.Item[Any]]:
@@ -202,7 +190,7 @@ class Lobby:
                     table.id,
                     "cpu",
                     level,
-                    label=T.pgettext("button", "Add computer: {level}", level=level),
+                    label=T.pgettext("button", "Add computer: {level}", level=level_name(level)),
                     emoji="🤖",
                     disabled=full,
                     row=1,

@@ -16,6 +16,7 @@ from typing import Any
 
 from cogs.table import latest
 from cogs.table.common import escape, plain_name
+from cogs.table.notes import Note, level_name
 from cogs.texts import LANGUAGES, SOURCE, Texts
 from db.models import Game as GameRow
 from db.snapshots import grow_log
@@ -33,7 +34,7 @@ ROBO = re.compile(r"Robo (\d{1,3}) \(([a-z_]{1,32})\)")
 
 def computer_name(number: int, level: str) -> str:
     """A computer player's name in the language of the moment."""
-    return T.gettext("Robo {number} ({level})", number=number, level=level)
+    return T.gettext("Robo {number} ({level})", number=number, level=level_name(level))
 
 
 def shown_name(chosen: str, user_id: int | None, computer_level: str | None) -> str | None:
@@ -149,7 +150,7 @@ class Table:
     epoch: Any = None
     epoch_since: int = 0
     # Why a table that ended is shown as it is ("Stopped by Bea…"); drawn on its message.
-    closed_note: str | None = None
+    closed_note: Note | None = None  # why it ended, worded when shown (cogs/table/notes.py)
     # When the channel stopped accepting the table (deleted, or the bot lost access); None if fine.
     unreachable_since: datetime | None = None
     # When someone last acted by hand, per user: no ping for a person who is playing right now.

@@ -16,7 +16,7 @@ import discord
 from cogs.table.common import markdown_name
 from cogs.table.model import Table
 from cogs.texts import N_, Texts
-from db.ratings import change_text
+from db.ratings import PROVISIONAL_GAMES, change_text
 from db.store import RatingChange, Store
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,17 @@ async def add_ratings(store: Store, table: Table, embed: discord.Embed) -> None:
         embed.add_field(name=T.gettext(FIELD), value=T.gettext(UNREAD), inline=False)
         return
     if changes:
-        embed.add_field(
-            name=T.gettext(FIELD), value="\n".join(rating_line(c) for c in changes)[:1024], inline=False
-        )
+        lines = [rating_line(c) for c in changes]
+        if any(c.after.provisional for c in changes):
+            # "1513?" says nothing by itself; the same line /stats show has, under the numbers.
+            lines.append("*" + provisional_line() + "*")
+        embed.add_field(name=T.gettext(FIELD), value="\n".join(lines)[:1024], inline=False)
+
+
+def provisional_line() -> str:
+    """What the "?" of "1513?" means, in one line."""
+    return T.ngettext(
+        "? = provisional: a rating settles after {n} game, sooner with steady results.",
+        "? = provisional: a rating settles after {n} games, sooner with steady results.",
+        PROVISIONAL_GAMES,
+    )

@@ -40,6 +40,7 @@ from cogs.table.languages import Languages
 from cogs.table.lobby import Lobby
 from cogs.table.messages import TableMessages
 from cogs.table.model import Table, TableMoved
+from cogs.table.notes import note
 from cogs.table.panels import Panels
 from cogs.table.pings import Announcer
 from cogs.table.results import add_ratings, watch_again
@@ -510,11 +511,7 @@ class Spine:
                 return
             draft = self.draft(table)
             draft.status = "abandoned"
-            with speaking(table.language):  # the channel reads it on the table message
-                draft.closed_note = T.gettext(
-                    "This table's channel was deleted or the bot lost access to it, so the game was "
-                    "abandoned. No results were recorded."
-                )
+            draft.closed_note = note("abandoned")
             await self.save(table, draft)  # a failure raises: the scheduler tries again
             log.warning("table %s abandoned: its channel stayed unreachable", table.id)
             self.closed(table)

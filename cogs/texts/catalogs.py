@@ -8,7 +8,8 @@ What the check refuses:
 - a language's catalog missing a message, holding a fuzzy or empty one, or a translation whose
   placeholders (``{name}``) differ from the source's;
 - a catalog without the plural forms its language needs (CLDR: English 2, Polish 3);
-- a text shown to people that is not marked for translation (``unmarked.py``).
+- a text shown to people that is not marked for translation (``unmarked.py``);
+- a translated rules document whose structure differs from the English (``rules_documents.py``).
 
 Templates are written without source locations and sorted, so moving a line changes nothing; the
 languages' catalogs carry a fixed date, so only real changes show in a diff.
@@ -59,7 +60,26 @@ def extract(domain: str, files: Iterable[Path] | None = None) -> Catalog:
             "python", str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
         ):
             template.add(message, None, auto_comments=comments, context=context)
+    if files is None:
+        _data_texts(domain, template)
     return template
+
+
+def _data_texts(domain: str, template: Catalog) -> None:
+    """Texts kept as data rather than code: GiftTRAP's gift names (gifts.json), each with the
+    context "gift" (cogs.drawings.gifttrap_cards.gift_name looks them up so) and its emoji and tags
+    for the translator."""
+    if domain != "gifttrap":
+        return
+    from rules.gifttrap.gifts import PACK_GIFTS, PRICES  # the engine's data, read only here
+
+    for pack, gifts in sorted(PACK_GIFTS.items()):
+        for gift in gifts:
+            comment = (
+                f"a gift of the {PRICES[pack]} pack, shown as {gift.emoji} and tagged "
+                f"{', '.join(gift.tags)}: a short name (it is drawn on a small card, two lines at most)."
+            )
+            template.add(gift.name, None, auto_comments=[comment], context="gift")
 
 
 def render(catalog: Catalog, *, template: bool) -> str:
@@ -91,18 +111,22 @@ def _updated(lang: str, domain: str, template: Catalog) -> Catalog:
     return catalog
 
 
+def updated_catalogs(domain: str, template: Catalog) -> dict[str, Catalog]:
+    """Every language's catalog of ``domain`` brought in step with ``template``."""
+    # Each language gets its own copy: Babel's update adds the template's new Message objects
+    # themselves, and the source language's fills them in with their English, which every language
+    # updated after it would then take for a translation (and the check for a translated text).
+    return {lang: _updated(lang, domain, copy.deepcopy(template)) for lang in LANGUAGES}
+
+
 def update() -> list[Path]:
     """Write every template and every language's catalog; return the files that changed."""
     changed: list[Path] = []
     for domain in DOMAINS:
         template = extract(domain)
         outputs = {template_path(domain): render(template, template=True)}
-        for lang in LANGUAGES:
-            # A copy each: Catalog.update adopts the template's new Message objects themselves, so
-            # the source's catalog writing its texts into them (``_updated``) wrote English into
-            # every language after it as if translated.
-            copied = copy.deepcopy(template)
-            outputs[catalog_path(lang, domain)] = render(_updated(lang, domain, copied), template=False)
+        for lang, catalog in updated_catalogs(domain, template).items():
+            outputs[catalog_path(lang, domain)] = render(catalog, template=False)
         for path, text in outputs.items():
             if not path.exists() or path.read_text() != text:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -196,4 +220,7 @@ def check() -> list[str]:
                 catalog = read_po(f, locale=lang, domain=domain)
             problems.extend(check_catalog(lang, domain, template, catalog))
     problems.extend(unmarked())
+    from cogs.texts.rules_documents import check_documents  # reads the engines' documents
+
+    problems.extend(check_documents())
     return problems

@@ -34,6 +34,20 @@ def language_of(locale: discord.Locale) -> str | None:
     return None
 
 
+def _domains(string: app_commands.locale_str, context: app_commands.TranslationContextTypes) -> list[str]:
+    """The domains to look a text up in, its own first: the one it names (``domain=``), else its
+    command's module's (an option's name "seats" is Zip Zap's in /zipzap new, and a game's
+    translator may word it unlike another game's); then every other domain."""
+    own = string.extras.get("domain")
+    if own is None:
+        data = context.data
+        command = getattr(data, "command", data)  # an option (Parameter) belongs to its command
+        module = getattr(command, "module", None)
+        if isinstance(module, str):
+            own = texts.domain_of(module)
+    return [own] + [d for d in texts.DOMAINS if d != own] if own in texts.DOMAINS else list(texts.DOMAINS)
+
+
 class CatalogTranslator(app_commands.Translator):
     @staticmethod
     def needed() -> bool:
@@ -51,9 +65,14 @@ class CatalogTranslator(app_commands.Translator):
             return None
         message = string.message
         msgctxt = string.extras.get("context")
-        for domain in texts.DOMAINS:
-            catalog = texts.translations(lang, domain)
-            found = catalog.pgettext(msgctxt, message) if msgctxt else catalog.gettext(message)
-            if found != message:
-                return found
+        domains = _domains(string, context)
+        # The context first; then without it, since the catalogs' extractor (Babel's, reading
+        # ``locale_str`` like ``gettext``) cannot see a keyword argument: a choice declared with
+        # ``context="scoring"`` is in the catalog under its message alone.
+        for ctx in dict.fromkeys([msgctxt, None]):
+            for domain in domains:
+                catalog = texts.translations(lang, domain)
+                found = catalog.pgettext(ctx, message) if ctx else catalog.gettext(message)
+                if found != message:
+                    return found
         return None

@@ -4,14 +4,17 @@ A text literal (a string or an f-string) in the bot, the cogs, the engines or th
 *shown* when it reads as prose (two words or more: "Your turn", "Round 2 over.") or when it goes
 where Discord shows text (a ``label=``, ``placeholder=``, ``title=``, ``description=``,
 ``content=``, ``name=``/``value=`` of a field, ``text=`` of a footer, the reason of a
-``Refusal``). It is *marked* when it is the message of a gettext call (``gettext``,
+``Refusal``). A caught error's own text shown there (``Refusal(str(error))``) is a finding too:
+its words are the raiser's, in no catalog (a caught ``Refusal`` is worded already). It is
+*marked* when it is the message of a gettext call (``gettext``,
 ``ngettext``, ``pgettext``, ``npgettext``, ``N_``); a call with an f-string or a computed text as
 its message is itself a finding (the extractor cannot read it).
 
 Not texts for people, and passed over: docstrings; what goes to the operator (``log.*``,
 ``logging``, ``print``, ``argparse``, ``warnings``), assertions and the built-in exceptions
-raised for bugs; SQL; regular expressions; a literal used as a key, a compared value or a
-subscript. A literal the scan misreads says why in a ``# text: …`` comment at the end of its
+raised for bugs, a data error's English (``OptionError``: people read its code, worded), and a
+slash-command choice's value; SQL; regular expressions; a literal used as a key, a compared value
+or a subscript. A literal the scan misreads says why in a ``# text: …`` comment at the end of its
 first or last line, or alone on the line above it (for example ``# text: a custom_id``): that is
 the one way to pass a literal, and a reader sees it.
 
@@ -41,6 +44,11 @@ SHOWN_KEYWORDS = frozenset(
 SHOWN_CALLS = frozenset(
     {"Refusal", "TextDisplay", "send_message", "send", "reply", "edit_message", "followup"}
 )
+# Errors whose text is already worded for people (cogs.table.common.Refusal).
+WORDED_ERRORS = frozenset({"Refusal"})
+# Calls whose ``value=`` is data (a slash command's choice: its name is shown, its value is what
+# the command receives), unlike an embed field's.
+VALUE_CALLS = frozenset({"Choice"})
 OPERATOR_CALLS = frozenset(
     {
         "print",
@@ -74,6 +82,9 @@ OPERATOR_CALLS = frozenset(
         "exec_driver_sql",
     }
 )
+# Errors that carry their meaning as data (a code and its values, worded for people where they are
+# shown): their English text is for the operator, scenario files and the command line.
+DATA_ERRORS = frozenset({"OptionError"})
 BUILTIN_ERRORS = frozenset(
     name for name in dir(builtins) if name.endswith(("Error", "Exception", "Exit", "Iteration"))
 )
@@ -98,6 +109,10 @@ def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) else "{…}" for v in node.values)  # type: ignore[misc]
     return None
+
+
+def _type_name(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else "?"
 
 
 def _call_name(node: ast.Call) -> str:
@@ -125,10 +140,34 @@ class _Scan(ast.NodeVisitor):
         self.findings: list[Finding] = []
         self.passed: set[int] = set()  # ids of literal nodes that are not texts for people
         self.shown: set[int] = set()  # ids of literal nodes Discord shows whatever they say
+        self.caught: dict[str, set[str]] = {}  # a name bound by ``except … as name``: what it catches
 
     def _pass_over(self, node: ast.AST) -> None:
         for child in ast.walk(node):
             self.passed.add(id(child))
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            kinds = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type] if node.type else []
+            self.caught[node.name] = {_type_name(k) for k in kinds} or {"BaseException"}
+        self.generic_visit(node)
+
+    def _error_text(self, node: ast.expr) -> None:
+        """A caught error's own text shown (``Refusal(str(error))``, ``f"{error}"``): its words are
+        whatever raised it wrote, in no catalog. A Refusal's text is worded already."""
+        names: list[str] = []
+        if isinstance(node, ast.Call) and _call_name(node) == "str" and node.args:
+            names = [node.args[0].id] if isinstance(node.args[0], ast.Name) else []
+        elif isinstance(node, ast.JoinedStr):
+            names = [
+                v.value.id
+                for v in node.values
+                if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)
+            ]
+        for name in names:
+            caught = self.caught.get(name)
+            if caught and not caught <= WORDED_ERRORS:
+                self._find(node, f"the text of a caught {'/'.join(sorted(caught))} ({name})")
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node)
@@ -141,14 +180,18 @@ class _Scan(ast.NodeVisitor):
             for arg in node.args:
                 if isinstance(arg, ast.Constant):
                     self.passed.add(id(arg))
-        elif name in OPERATOR_CALLS or name in BUILTIN_ERRORS:
+        elif name in OPERATOR_CALLS or name in BUILTIN_ERRORS or name in DATA_ERRORS:
             self._pass_over(node)
         else:
             if name in SHOWN_CALLS and node.args:
                 self.shown.add(id(node.args[0]))
+                self._error_text(node.args[0])
             for keyword in node.keywords:
-                if keyword.arg in SHOWN_KEYWORDS:
+                if name in VALUE_CALLS and keyword.arg == "value":
+                    self._pass_over(keyword.value)  # what the command receives, never shown
+                elif keyword.arg in SHOWN_KEYWORDS:
                     self.shown.add(id(keyword.value))
+                    self._error_text(keyword.value)
         self.generic_visit(node)
 
     def visit_Assert(self, node: ast.Assert) -> None:

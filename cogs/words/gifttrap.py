@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogs.drawings.gifttrap_cards import TOKEN_NAMES, token_label
+from cogs.drawings.gifttrap_cards import TOKEN_NAMES, gift_name, token_label
 from cogs.drawings.gifttrap_panel import gift_text, state_of, token_line
 from cogs.table.model import Table
 from cogs.texts import N_, Texts, signed
@@ -81,7 +81,7 @@ def gift_line(table: Table, record: Mapping[str, Any]) -> str:
     """One unwrapped gift: who, what, the token, and both markers' moves."""
     # The gift by its id (an event names it so; its name and emoji are the gift's, worded here).
     known = GIFTS[record["gift"]]
-    gift = {"space": record["space"], "emoji": known.emoji, "name": known.name}
+    gift = {"space": record["space"], "gift": known.id, "emoji": known.emoji}
     said = {
         "receiver": table.name(record["receiver"]),
         "giver": table.name(record["giver"]),
@@ -211,7 +211,9 @@ def describe(table: Table, action: str) -> str:
     gift = ""
     if move.space is not None:
         laid = GIFTS[state.layout[move.space - 1]]
-        gift = T.gettext("gift {space} ({emoji} {name})", space=move.space, emoji=laid.emoji, name=laid.name)
+        gift = T.gettext(
+            "gift {space} ({emoji} {name})", space=move.space, emoji=laid.emoji, name=gift_name(laid.id)
+        )
     if move.seat is not None and not 0 <= move.seat < len(table.seats):
         return action
     other = table.plain_name(move.seat) if move.seat is not None else ""

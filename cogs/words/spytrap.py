@@ -7,6 +7,8 @@ hands these to the referee through SpyTrapUI's one-line methods; the panel
 
 from __future__ import annotations
 
+from typing import Any
+
 from cogs.drawings.spytrap_cards import FLAGS, card_label, card_name, card_with_article, country_name
 from cogs.table.model import Table
 from cogs.texts import N_, Texts, ordinal
@@ -419,3 +421,13 @@ def _state(table: Table) -> SpyTrapState:
     """The table's engine state, typed (as the panel's ``state_of``, which imports this module)."""
     assert isinstance(table.state, SpyTrapState)
     return table.state
+
+
+def symbol_lines(options: Any) -> list[str]:
+    """The quick start's "What you see" (cogs/symbols.py): what a counting File is."""
+    return [
+        T.gettext(
+            "**Counting Files:** Files of your country drawn from other spies' piles or stolen. "
+            "4 of them win. A File from your own pile doesn't count, but a 4th one starts a challenge."
+        )
+    ]

@@ -8,12 +8,15 @@ The cards' own names are in cogs/drawings/zaptrap_words.py.
 
 from __future__ import annotations
 
-from cogs.drawings.zaptrap_words import card_name, special_name
+from typing import Any
+
+from cogs.drawings.zaptrap_cards import SPECIAL_FACES
+from cogs.drawings.zaptrap_words import SPECIAL_EMOJI, card_name, special_name, species_name
 from cogs.table.model import Table
 from cogs.texts import N_, Texts
 from rules.base import Event, IllegalAction, Result
 from rules.zaptrap import GESTURES, ZapTrapState, ZapTrapView
-from rules.zaptrap.cards import BE_FREE, ZIP_ZAP
+from rules.zaptrap.cards import BE_FREE, DANGEROUS_MISSION, ZIP_ZAP
 from rules.zaptrap.scoring import (
     BACKFIRES,
     BONUS,
@@ -356,3 +359,32 @@ def refusal(table: Table, error: IllegalAction) -> str:
         return T.gettext("You can't call {call} on yourself.", call=params.get("call", ""))
     sentence = REFUSALS.get(code)
     return T.gettext(sentence) if sentence is not None else code
+
+
+def symbol_lines(options: Any) -> list[str]:
+    """The quick start's "What you see" (cogs/symbols.py): the corner marks, doubles and special
+    cards this table deals, one line each."""
+    if options.preset == "kemps":  # plain playing cards: nothing a card player needs told
+        return []
+    lines = [
+        T.gettext(
+            "**3 {initial}** in a corner: the alien's number and initial (3 = {alien}). "
+            "A set is 4 cards with the same number.",
+            initial=species_name(3)[:1],
+            alien=species_name(3),
+        )
+    ]
+    if options.doubles:
+        lines.append(T.gettext("**3+4**: a double card, it counts as either alien."))
+    if options.specials:
+        special = {
+            ZIP_ZAP: T.gettext("+1 when your ZAP succeeds while you hold it."),
+            BE_FREE: T.gettext("+1 when your TRAP succeeds while you hold it."),
+            DANGEROUS_MISSION: T.gettext(
+                "+2 for whoever scores a call on the hand holding it, even a failed call."
+            ),
+        }
+        for code, meaning in special.items():
+            name, letters = special_name(code), SPECIAL_FACES[code][2]  # "ZZ" on the card
+            lines.append(f"{SPECIAL_EMOJI[code]} **{name}** ({letters}): {meaning}")
+    return lines

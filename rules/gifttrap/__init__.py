@@ -20,7 +20,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Event, Game, markdown_items, packaged_text
+from rules.base import (
+    JSON,
+    SOURCE_LANGUAGE,
+    ComputerPlayer,
+    Event,
+    Game,
+    game_document,
+    markdown_items,
+    packaged_text,
+)
 from rules.gifttrap.actions import Move, parse_action
 from rules.gifttrap.gifts import GIFTS, GIFTS_FILE, PACK_GIFTS, PACKS, PRICES, Gift, load_gifts
 from rules.gifttrap.options import (
@@ -50,13 +59,29 @@ from rules.gifttrap.views import (
 # rulings.md) so they read and review as text. rulings.md has a section per case: the track's length
 # (with its {track_length}), the rulings at every table, and those with or without the strategy cards.
 RULES_TEXT = packaged_text(__package__ or "rules.gifttrap", "rules.md")
-RULINGS: dict[str, list[str]] = {
-    heading.strip(): markdown_items(body)
-    for heading, _, body in (
-        part.partition("\n")
-        for part in packaged_text(__package__ or "rules.gifttrap", "rulings.md").split("\n## ")[1:]
-    )
-}
+_PACKAGE = __package__ or "rules.gifttrap"
+
+
+def _sections(lang: str) -> list[tuple[str, list[str]]]:
+    return [
+        (heading.strip(), markdown_items(body))
+        for heading, _, body in (
+            part.partition("\n") for part in game_document(_PACKAGE, "rulings.md", lang).split("\n## ")[1:]
+        )
+    ]
+
+
+RULINGS: dict[str, list[str]] = dict(_sections(SOURCE_LANGUAGE))
+
+
+def _rulings(lang: str) -> dict[str, list[str]]:
+    """The rulings' sections in ``lang``, by their English headings: a translation's sections
+    are in the English order, under headings in its own language."""
+    if lang == SOURCE_LANGUAGE:
+        return RULINGS
+    return {english: items for english, (_, items) in zip(RULINGS, _sections(lang), strict=True)}
+
+
 TRACK_RULINGS = RULINGS["The track"]
 FIXED_RULINGS = RULINGS["At every table"]
 STRATEGY_RULINGS = RULINGS["With the strategy cards"]
@@ -147,15 +172,18 @@ class GiftTrap(Game[GiftTrapState]):
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[GiftTrapView]:
         return make_player(level, **settings)
 
-    def rules_text(self) -> str:
-        return RULES_TEXT
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        return game_document(_PACKAGE, "rules.md", lang)
 
-    def house_rulings(self, options: Any) -> list[str]:
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
         if options is None:
             options = GiftTrapOptions()
-        rulings = [r.format(track_length=options.track_length) for r in TRACK_RULINGS]
-        rulings += FIXED_RULINGS
-        rulings += STRATEGY_RULINGS if options.strategy_cards else NO_STRATEGY_RULINGS
+        sections = _rulings(lang)
+        rulings = [r.format(track_length=options.track_length) for r in sections["The track"]]
+        rulings += sections["At every table"]
+        rulings += sections[
+            "With the strategy cards" if options.strategy_cards else "Without the strategy cards"
+        ]
         return rulings
 
 

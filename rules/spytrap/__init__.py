@@ -21,7 +21,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
+from rules.base import (
+    JSON,
+    SOURCE_LANGUAGE,
+    ComputerPlayer,
+    Game,
+    game_document,
+    markdown_items,
+    packaged_text,
+)
 from rules.spytrap.cards import (
     AGENTS,
     ALL_CARDS,
@@ -125,10 +133,11 @@ class SpyTrap(Game[SpyTrapState]):
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[SpyTrapView]:
         return make_player(level, **settings)
 
-    def rules_text(self) -> str:
-        return RULES_TEXT
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        return game_document(_PACKAGE, "rules.md", lang)
 
-    def house_rulings(self, options: Any) -> list[str]:
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
         if options is None:
             options = SpyTrapOptions()
-        return [ruling.replace("{round_limit}", str(options.round_limit)) for ruling in _RULINGS]
+        rulings = markdown_items(game_document(_PACKAGE, "rulings.md", lang))
+        return [ruling.replace("{round_limit}", str(options.round_limit)) for ruling in rulings]

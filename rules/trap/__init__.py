@@ -45,7 +45,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Event, Game, markdown_items, packaged_text
+from rules.base import (
+    JSON,
+    SOURCE_LANGUAGE,
+    ComputerPlayer,
+    Event,
+    Game,
+    game_document,
+    markdown_items,
+    packaged_text,
+)
 from rules.trap.board import (
     COLUMNS,
     EMPTY,
@@ -121,12 +130,20 @@ __all__ = [
 
 # Read once, at import: the rules as players read them, and the rulings that hold at every table.
 RULES_TEXT = packaged_text(__package__ or "rules.trap", "rules.md")
-RULINGS = markdown_items(packaged_text(__package__ or "rules.trap", "rulings.md"))
+_PACKAGE = __package__ or "rules.trap"
+
+
+def _rulings(lang: str) -> tuple[list[str], dict[str, str]]:
+    """The fixed rulings, and those that depend on the options by key, in ``lang``."""
+    fixed = markdown_items(game_document(_PACKAGE, "rulings.md", lang))
+    keyed = dict(
+        item.split(": ", 1) for item in markdown_items(game_document(_PACKAGE, "option_rulings.md", lang))
+    )
+    return fixed, keyed
+
+
 # The rulings that depend on the options, by key ("board_6: The board is …"), numbers in braces.
-OPTION_RULINGS = dict(
-    item.split(": ", 1)
-    for item in markdown_items(packaged_text(__package__ or "rules.trap", "option_rulings.md"))
-)
+RULINGS, OPTION_RULINGS = _rulings(SOURCE_LANGUAGE)
 
 
 class Trap(Game[TrapState]):
@@ -172,22 +189,23 @@ class Trap(Game[TrapState]):
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[TrapView]:
         return make_player(level, **settings)
 
-    def rules_text(self) -> str:
-        return RULES_TEXT
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        return game_document(_PACKAGE, "rules.md", lang)
 
-    def house_rulings(self, options: Any) -> list[str]:
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
         if options is None:
             options = TrapOptions()
+        fixed, keyed = _rulings(lang)
         n = options.size
         six = "_6" if n == 6 else ""
         numbers = {"n": n, "last": f"{COLUMNS[n - 1]}{n}", "lines": line_count(n), "pawns": options.pawns}
         rulings = [
-            OPTION_RULINGS["board" + six].format(**numbers),
-            OPTION_RULINGS["pawns" + six].format(**numbers),
-            *RULINGS,
+            keyed["board" + six].format(**numbers),
+            keyed["pawns" + six].format(**numbers),
+            *fixed,
         ]
         if options.quick_setup:
-            rulings.append(OPTION_RULINGS["quick_setup"])
+            rulings.append(keyed["quick_setup"])
         if options.variant == "king":
-            rulings += [OPTION_RULINGS["king"], OPTION_RULINGS["king_draw"]]
+            rulings += [keyed["king"], keyed["king_draw"]]
         return rulings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.base import JSON
+from rules.base import JSON, OptionError
 
 Variant = Literal["basic", "king"]
 
@@ -22,11 +22,23 @@ class TrapOptions:
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
-            raise ValueError(f"The variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}.")
+            raise OptionError(
+                "not_a_choice",
+                f"The variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}.",
+                option="variant",
+                value=self.variant,
+                choices=list(VARIANTS),
+            )
         if isinstance(self.size, bool) or self.size not in SIZES:
-            raise ValueError(f"The board size must be 5 or 6 (points per side), not {self.size!r}.")
+            raise OptionError(
+                "not_a_choice",
+                f"The board size must be 5 or 6 (points per side), not {self.size!r}.",
+                option="size",
+                value=self.size,
+                choices=list(SIZES),
+            )
         if not isinstance(self.quick_setup, bool):
-            raise ValueError("Quick setup is true or false.")
+            raise OptionError("not_a_flag", "Quick setup is true or false.", option="quick_setup")
 
     @property
     def pawns(self) -> int:
@@ -37,7 +49,9 @@ def parse_options(data: JSON) -> TrapOptions:
     """Options from their JSON (missing keys take their defaults); ValueError with a reason."""
     unknown = set(data) - {"variant", "size", "quick_setup"}
     if unknown:
-        raise ValueError(f"Unknown Trap option(s): {', '.join(sorted(unknown))}.")
+        raise OptionError(
+            "unknown", f"Unknown Trap option(s): {', '.join(sorted(unknown))}.", options=sorted(unknown)
+        )
     return TrapOptions(
         variant=data.get("variant", "basic"),
         size=data.get("size", 5),

@@ -19,7 +19,15 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
+from rules.base import (
+    JSON,
+    SOURCE_LANGUAGE,
+    ComputerPlayer,
+    Game,
+    game_document,
+    markdown_items,
+    packaged_text,
+)
 from rules.zaptrap.actions import parse_action
 from rules.zaptrap.cards import (
     GESTURES,
@@ -74,11 +82,11 @@ def _keyed(text: str) -> dict[str, str]:
 OPTION_RULINGS = _keyed(packaged_text(_PACKAGE, "option_rulings.md"))
 
 
-def _counted(count: int | None, none: str, one: str, many: str) -> str:
+def _counted(keyed: dict[str, str], count: int | None, none: str, one: str, many: str) -> str:
     """ "no double cards", "1 double card", "2 double cards" (option_rulings.md)."""
     if not count:
-        return OPTION_RULINGS[none]
-    return OPTION_RULINGS[one if count == 1 else many].format(count=count)
+        return keyed[none]
+    return keyed[one if count == 1 else many].format(count=count)
 
 
 class ZapOrTrap(Game[ZapTrapState]):
@@ -132,40 +140,42 @@ class ZapOrTrap(Game[ZapTrapState]):
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[ZapTrapView]:
         return make_player(level, **settings)
 
-    def rules_text(self) -> str:
-        return RULES_TEXT
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        return game_document(_PACKAGE, "rules.md", lang)
 
-    def house_rulings(self, options: Any) -> list[str]:
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
         if options is None:
             options = ZapTrapOptions()
         elif isinstance(options, dict):
             options = self.parse_options(options)
         o: ZapTrapOptions = options
+        cards, calls, penalties, signals = _sections(game_document(_PACKAGE, "rulings.md", lang))
+        keyed = _keyed(game_document(_PACKAGE, "option_rulings.md", lang))
         total = len(o.deck())
         if o.preset == "kemps":
-            doubles = _counted(o.doubles, "no_doubles", "one_double", "doubles")
-            specials = _counted(o.specials, "no_specials", "one_special", "specials")
-            deck = OPTION_RULINGS["deck_kemps"].format(
+            doubles = _counted(keyed, o.doubles, "no_doubles", "one_double", "doubles")
+            specials = _counted(keyed, o.specials, "no_specials", "one_special", "specials")
+            deck = keyed["deck_kemps"].format(
                 species=o.species, copies=o.copies, hand_size=o.hand_size, doubles=doubles, specials=specials,
                 total=total,
             )  # fmt: skip
         else:
-            deck = OPTION_RULINGS["deck"].format(
+            deck = keyed["deck"].format(
                 species=o.species, copies=o.copies, doubles=o.doubles, specials=o.specials, total=total,
                 hand_size=o.hand_size,
             )  # fmt: skip
-        lull = OPTION_RULINGS["lull_auto" if o.lull == "auto" else "lull_dealer"]
-        wrong = OPTION_RULINGS["wrong_refused" if o.refuse_wrong_targets else "wrong_penalised"]
+        lull = keyed["lull_auto" if o.lull == "auto" else "lull_dealer"]
+        wrong = keyed["wrong_refused" if o.refuse_wrong_targets else "wrong_penalised"]
         return [
             deck,
-            *CARD_RULINGS,
+            *cards,
             lull,
-            *CALL_RULINGS,
+            *calls,
             wrong,
-            *PENALTY_RULINGS,
-            OPTION_RULINGS["target"].format(target=o.target),
-            OPTION_RULINGS["palette"].format(gestures=len(GESTURES)),
-            *SIGNAL_RULINGS,
+            *penalties,
+            keyed["target"].format(target=o.target),
+            keyed["palette"].format(gestures=len(GESTURES)),
+            *signals,
         ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from rules.base import JSON
+from rules.base import JSON, OptionError
 from rules.zaptrap.cards import COPY_LETTERS, SET_SIZE, SPECIALS, copy_codes
 
 PRESETS: dict[str, dict[str, int]] = {
@@ -31,7 +31,13 @@ class ZapTrapOptions:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise ValueError(f"Preset must be one of {', '.join(PRESETS)}, not {self.preset!r}.")
+            raise OptionError(
+                "not_a_choice",
+                f"Preset must be one of {', '.join(PRESETS)}, not {self.preset!r}.",
+                option="preset",
+                value=self.preset,
+                choices=list(PRESETS),
+            )
         for name, value in PRESETS[self.preset].items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
@@ -40,13 +46,29 @@ class ZapTrapOptions:
         for name, (low, high) in limits.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"The {name.replace('_', ' ')} must be a whole number from {low} to {high}.")
+                raise OptionError(
+                    "out_of_range",
+                    f"The {name.replace('_', ' ')} must be a whole number from {low} to {high}.",
+                    option=name,
+                    low=low,
+                    high=high,
+                )
         if self.lull not in LULL_MODES:
-            raise ValueError(f"Lull handling must be one of {', '.join(LULL_MODES)}, not {self.lull!r}.")
+            raise OptionError(
+                "not_a_choice",
+                f"Lull handling must be one of {', '.join(LULL_MODES)}, not {self.lull!r}.",
+                option="lull",
+                value=self.lull,
+                choices=list(LULL_MODES),
+            )
         if not isinstance(self.refuse_wrong_targets, bool):
-            raise ValueError("refuse_wrong_targets must be true or false.")
+            raise OptionError(
+                "not_a_flag", "refuse_wrong_targets must be true or false.", option="refuse_wrong_targets"
+            )
         if self.copies_per_species < SET_SIZE:
-            raise ValueError("With so few cards per species nobody could ever hold a set of four.")
+            raise OptionError(
+                "no_sets", "With so few cards per species nobody could ever hold a set of four."
+            )
 
     @property
     def copies_per_species(self) -> int:
@@ -68,7 +90,11 @@ def parse_options(data: JSON) -> ZapTrapOptions:
     names = {f.name for f in fields(ZapTrapOptions)}
     unknown = set(data) - names
     if unknown:
-        raise ValueError(f"Unknown Zap or Trap option(s): {', '.join(sorted(unknown))}.")
+        raise OptionError(
+            "unknown",
+            f"Unknown Zap or Trap option(s): {', '.join(sorted(unknown))}.",
+            options=sorted(unknown),
+        )
     return ZapTrapOptions(**{k: v for k, v in data.items() if k in names})
 
 

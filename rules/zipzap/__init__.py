@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rules.base import JSON, ComputerPlayer, Game, markdown_items, packaged_text
+from rules.base import (
+    JSON,
+    SOURCE_LANGUAGE,
+    ComputerPlayer,
+    Game,
+    game_document,
+    markdown_items,
+    packaged_text,
+)
 from rules.zipzap.cards import (
     CARD_POINTS,
     MAX_NUMBER,
@@ -78,12 +86,20 @@ __all__ = [
 
 _PACKAGE = __package__ or "rules.zipzap"
 RULES_TEXT = packaged_text(_PACKAGE, "rules.md")
+
+
 # The rulings that hold whatever the options; house_rulings() adds the two that depend on them.
-FIXED_RULINGS = markdown_items(packaged_text(_PACKAGE, "rulings.md"))
-# The two that depend on the options, by key ("rounds.default", "scoring.cards", ...).
-OPTION_RULINGS = dict(
-    item.split(": ", 1) for item in markdown_items(packaged_text(_PACKAGE, "option_rulings.md"))
-)
+def _rulings(lang: str) -> tuple[list[str], dict[str, str]]:
+    """The fixed rulings, and those that depend on the options by key, in ``lang``."""
+    fixed = markdown_items(game_document(_PACKAGE, "rulings.md", lang))
+    keyed = dict(
+        item.split(": ", 1) for item in markdown_items(game_document(_PACKAGE, "option_rulings.md", lang))
+    )
+    return fixed, keyed
+
+
+FIXED_RULINGS, OPTION_RULINGS = _rulings(SOURCE_LANGUAGE)
+# (OPTION_RULINGS: the two that depend on the options, by key: "rounds.default", "scoring.cards", ...)
 
 
 class ZipZap(Game[ZipZapState]):
@@ -129,15 +145,16 @@ class ZipZap(Game[ZipZapState]):
     def computer_player(self, level: str, **settings: Any) -> ComputerPlayer[ZipZapView]:
         return make_player(level, **settings)
 
-    def rules_text(self) -> str:
-        return RULES_TEXT
+    def rules_text(self, lang: str = SOURCE_LANGUAGE) -> str:
+        return game_document(_PACKAGE, "rules.md", lang)
 
-    def house_rulings(self, options: Any) -> list[str]:
+    def house_rulings(self, options: Any, lang: str = SOURCE_LANGUAGE) -> list[str]:
         if options is None:
             options = ZipZapOptions()
+        fixed, keyed = _rulings(lang)
         if options.rounds is None:
-            rounds = OPTION_RULINGS["rounds.default"]
+            rounds = keyed["rounds.default"]
         else:
             key = "rounds.one" if options.rounds == 1 else "rounds.other"
-            rounds = OPTION_RULINGS[key].replace("{rounds}", str(options.rounds))
-        return [*FIXED_RULINGS, rounds, OPTION_RULINGS[f"scoring.{options.scoring}"]]
+            rounds = keyed[key].replace("{rounds}", str(options.rounds))
+        return [*fixed, rounds, keyed[f"scoring.{options.scoring}"]]

@@ -52,6 +52,8 @@ def test_zap_or_trap_pictures_are_keyed_and_drawn_in_the_language_they_are_for()
         # Drawn later, outside any speaking(): each in the language it was planned in.
         assert pl.draw() != en.draw()
     assert polish[0] is not None
-    assert polish[0].draw() == zaptrap_cards.face_up_png(CARDS, "zaptrap", 10, "pl")
     with speaking("pl"):
-        assert zaptrap_cards.hand_png(CARDS, None) == zaptrap_cards.hand_png(CARDS, None, lang="pl")
+        words = zaptrap_cards.captions(CARDS, "zaptrap", 10)
+        assert zaptrap_cards.hand_png(CARDS, None) == zaptrap_cards.hand_png(CARDS, None, words=words)
+    # The words are made where the sketch is planned, and the drawing needs no language of its own.
+    assert polish[0].draw() == zaptrap_cards.face_up_png(CARDS, "zaptrap", 10, words)

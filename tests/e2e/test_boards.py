@@ -92,6 +92,10 @@ async def test_a_game_played_here_shows_ratings_history_and_its_replay(
     results = channel.last_message
     shown = {m["name"]: m for m in RATING.finditer(field(results, "Ratings"))}
     assert set(shown) == {"alice", "bob"}
+    # The "?" is explained where it is first seen (issue 33), in one line under the ratings.
+    assert field(results, "Ratings").splitlines()[-1] == (
+        "*? = provisional: a rating settles after 10 games, sooner with steady results.*"
+    )
     for m in shown.values():  # a newcomer's first game: provisional, moved from 1500
         rating = int(m["rating"].rstrip("?"))
         assert (

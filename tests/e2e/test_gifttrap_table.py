@@ -16,6 +16,12 @@ from tests.e2e.simhelpers import action_rows, answer_text, buttons, emit_click, 
 ENGINE = GiftTrap()
 
 
+def gift_label(table: Any, space: int) -> str:
+    """A gift as the panel writes it ("3. 🧸 Teddy bear")."""
+    gift = next(g for g in table.state.view(0)["layout"] if g["space"] == space)
+    return f"{space}. {gift['emoji']} {gift['name']}"
+
+
 async def counts(bot: Any) -> tuple[int, int]:
     async with bot.database.sessions() as s:
         actions = await s.scalar(select(func.count()).select_from(ActionRow))
@@ -62,10 +68,23 @@ async def test_giving_a_gift_twice_or_two_tokens_on_one_gift_is_refused(simcord_
     result = await alice.choose("give-1-", "1")  # gift 1 for bob
     assert table.state.gives[0][1] == 1
     assert "→ **bob**: 1. " in message_text(result.response)
+    # The closed select says whose gift it holds (issue 33: bare gift names said nothing).
+    given = select_with(alice.panel, "give-1-")
+    assert given is not None
+    chosen = [o["label"] for o in given["options"] if o.get("default")]
+    assert chosen == ["For bob: " + gift_label(table, 1)]
     before = await snapshot()
+    clicked = select_with(alice.panel, "give-2-")
+    assert clicked is not None
     result = await alice.choose("give-2-", "1")  # the same gift for Robo 1: refused
     await refused(result, "You already give gift 1 to another player", before)
     assert "⚠️" in message_text(alice.panel), "the reason is on her panel"
+    # ... and the refused pick clears: nothing chosen, and a new component, so a client that kept
+    # the pick per component (the offline page did) draws it afresh. Issue 33: it went on showing
+    # gift 1 beside "→ Robo 1: — not chosen yet".
+    again = select_with(alice.panel, "give-2-")
+    assert again is not None and not any(o.get("default") for o in again["options"])
+    assert again.get("id") is not None and again.get("id") != clicked.get("id")
 
     await alice.show_page("rank")
     await alice.choose("rank-great-", "2")
@@ -80,11 +99,15 @@ async def test_giving_a_gift_twice_or_two_tokens_on_one_gift_is_refused(simcord_
     assert good is not None and great is not None
     assert not any(o.get("default") for o in good["options"])
     assert [o["value"] for o in great["options"] if o.get("default")] == ["2"]
+    # What the closed select shows names its token.
+    assert [o["label"] for o in great["options"] if o.get("default")] == ["GREAT: " + gift_label(table, 2)]
+    noway = select_with(alice.panel, "rank-noway-")
+    assert noway is not None and all(o["label"].startswith("NO WAY: ") for o in noway["options"])
 
     # Ready before everything is chosen says what is missing.
     ready = next(b for b in buttons(alice.panel) if b["custom_id"].endswith(":ready"))
     result = await alice.clicker.click(alice.panel, custom_id=ready["custom_id"])
-    await refused(result, "Before you are ready, give 2 more gifts and place your GOOD, OK, NO", before)
+    await refused(result, "Before you are ready, give 2 more gifts and place your GOOD, OK, NO WAY", before)
 
     # Somebody who is not playing cannot shout GiftTRAP.
     result = await carol.click(lobby, custom_id=f"gt:{table.id}:act:gifttrap-1")

@@ -80,7 +80,9 @@ def test_every_refusal_reads_as_the_engine_wrote_it() -> None:
         (1, "getmore-1"): "You can't put Get More on yourself: put it under the gift from another player.",
         (1, "givemore-none"): "Your Give More card is not in play, so there is nothing to take back.",
         (1, "getmore-none"): "Your Get More card is not in play, so there is nothing to take back.",
-        (2, "ready"): "Before you are ready, give 2 more gifts and place your GREAT, GOOD, OK, NO tokens.",
+        (2, "ready"): (
+            "Before you are ready, give 2 more gifts and place your GREAT, GOOD, OK, NO WAY tokens."
+        ),
         (None, "reveal"): "There is nothing to reveal now.",
         (0, "fill"): "Only the referee fills in choices or turns up the next gift.",
         (0, "next"): "The round is still going: the next round starts after the reveal.",
@@ -110,15 +112,15 @@ def test_every_refusal_reads_as_the_engine_wrote_it() -> None:
     )
     assert (
         worded(state, 0, "ready")
-        == "Before you are ready, give 1 more gift and place your GOOD, OK, NO tokens."
+        == "Before you are ready, give 1 more gift and place your GOOD, OK, NO WAY tokens."
     )
     for action in ("give-2-1", "rank-good-1", "rank-ok-3"):
         state.apply(0, action)
-    assert worded(state, 0, "ready") == "Before you are ready, place your NO token."
+    assert worded(state, 0, "ready") == "Before you are ready, place your NO WAY token."
     state.apply(1, "give-0-1")
     assert (
         worded(state, 1, "ready")
-        == "Before you are ready, give 1 more gift and place your GREAT, GOOD, OK, NO tokens."
+        == "Before you are ready, give 1 more gift and place your GREAT, GOOD, OK, NO WAY tokens."
     )
     state.apply(0, "rank-noway-4")
     assert worded(state, 2, "ready").startswith("Before you are ready, give 2 more gifts")

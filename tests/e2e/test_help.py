@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from cogs.help import QUICK_START_LIMIT, QUICK_STARTS, TAGLINES, quick_start
+from cogs.help import QUICK_START_LIMIT, QUICK_STARTS, TAGLINES, quick_start, quick_start_embed
+from cogs.symbols import SYMBOLS_LIMIT, symbol_lines
 from rules import GAMES
 from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
 
@@ -75,6 +78,32 @@ def test_every_game_has_a_quick_start_and_a_tagline():
         assert "**Win:**" in text, key
 
 
+def test_the_quick_start_explains_every_mark_a_table_shows() -> None:
+    """Issue 33: Zap or Trap's specials and corner numbers, Spy Trap's "counting Files" and Zip
+    Zap's hatching were seen with no word of explanation. The quick start names each, one line
+    each, and lists only what the table's options deal."""
+
+    def seen(key: str, **options: Any) -> str:
+        game = GAMES[key]
+        embed = quick_start_embed(game, game.parse_options(options))
+        (field,) = [f for f in embed.fields if f.name == "What you see"]
+        return str(field.value)
+
+    zaptrap = seen("zaptrap")
+    for name, letters in [
+        ("Zip Zap, Don't Come Back", "ZZ"),
+        ("Be Free!! Be Free!!", "BF"),
+        ("Dangerous Mission", "DM"),
+    ]:
+        (line,) = [line for line in zaptrap.splitlines() if f"**{name}** ({letters}):" in line]
+        assert "+" in line, line  # what it scores
+    assert "**3 M** in a corner" in zaptrap and "**3+4**: a double" in zaptrap
+    bare = seen("zaptrap", specials=0, doubles=0)
+    assert "Dangerous Mission" not in bare and "3+4" not in bare and "**3 M**" in bare
+    assert "**Counting Files:**" in seen("spytrap")
+    assert "hatched" in seen("zipzap")
+
+
 @pytest.mark.simcord(settle_timeout=20)
 async def test_each_quick_start_names_the_button_its_table_shows(simcord_env, simcord_bot):
     """A quick start that says "press My hand" where the table says "My gifts" sends a newcomer
@@ -101,7 +130,10 @@ async def test_rules_shows_the_quick_start_and_full_rules_behind_a_button(simcor
     assert result.ephemeral and result.followups == []
     (embed,) = result.response.embeds
     assert embed.description == quick_start(game)
-    assert embed_size(result.response) <= QUICK_START_LIMIT + 150  # title and footer
+    # Title and footer, and the marks the table shows (What you see, issue 33).
+    symbols = len("\n".join(symbol_lines(game, game.parse_options({}))))
+    assert symbols <= SYMBOLS_LIMIT, (key, symbols)
+    assert embed_size(result.response) <= QUICK_START_LIMIT + 150 + symbols
     assert game.rules_text()[:60] not in message_text(result.response)
     assert [b["label"] for b in buttons(result.response)] == ["Full rules"]
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,27 @@ async def test_offline_table_plays_a_game_and_guards_its_page(make_bot: Any) -> 
             headers = {"X-Simcord-Capability": page.capability}
             async with http.post(base + "/api/pages", headers=headers, json={}) as response:
                 assert response.status not in (401, 403)
+
+
+async def test_the_offline_mode_keeps_one_clock(make_bot: Any) -> None:
+    """Issue 33: /history said "in 47 weeks" on every row and a replay "played Nov 28, 2026" on a
+    page dated 1/1/26: SimCord's clock started on 1 January 2026, the database's was the wall
+    clock. Now the simulated Discord is at today's date and the database keeps its time, even
+    after the simulated clock has run ahead (a game with computers advances it by minutes)."""
+    bot: RefereeBot = make_bot()
+    async with offline_world(bot, preview=False) as world:
+        assert abs((world.env.now() - datetime.now(UTC)).total_seconds()) < 60  # today, not 1/1/26
+        channel, alice = world.channels["zipzap"], world.friends[0]
+        await alice.slash(channel, "zipzap new", seats=2, rounds=1)
+        lobby = channel.last_message
+        await alice.click(lobby, label="Add computer: casual")
+        await alice.click(lobby, label="Start")
+        await play_to_end(world.env, [Player(alice, channel, lobby)], channel)
+        await world.env.advance_time(3600)  # the simulated hour the page shows, the database keeps too
+        history = message_text((await alice.slash(channel, "history")).response)
+        (stamp,) = re.findall(r"<t:(\d+):R>", history)
+        ago = world.env.now().timestamp() - int(stamp)
+        assert 3599 <= ago <= 3600 + 1800  # "an hour ago", not "in 47 weeks"
 
 
 async def test_the_offline_table_opens_though_discord_refuses_the_rename(

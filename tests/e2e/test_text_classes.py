@@ -39,6 +39,7 @@ import pytest
 
 from cogs.table.layout import Drawing
 from cogs.table.model import SeatInfo, Table
+from cogs.table.notes import note
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from rules import get_game
@@ -366,9 +367,7 @@ class Reader:
         if history is not None:
             self.read("history", [Shown("final History", line) for line in history(table).splitlines()])
         self.read("thread line", [Shown("thread line", self.drawing.thread_line(table))])
-        stopped = replace(
-            table, status="stopped", closed_note=f"Stopped by {PEOPLE[0]}. No results were recorded."
-        )
+        stopped = replace(table, status="stopped", closed_note=note("stopped_by", name=PEOPLE[0]))
         closed = self.drawn("stopped table", self.drawing.draw(stopped))
         self.read("stopped table", embed_lines(closed.embed, "stopped table"))
 

@@ -96,9 +96,11 @@ class SignalAudit(Audit):
 
 
 def _text(data: Any) -> str:
-    """What a person reads, without custom_ids (every palette button names every gesture) and
+    """What a person reads, without custom_ids and palette buttons (the palette names every gesture) and
     without a select's option labels (every signal select lists every gesture)."""
     if isinstance(data, dict):
+        if ":gesture-" in str(data.get("custom_id", "")):
+            return ""  # a palette button: the palette names every gesture, whoever chose what
         return "\n".join(_text(v) for k, v in data.items() if k not in ("custom_id", "options"))
     if isinstance(data, list):
         return "\n".join(_text(v) for v in data)

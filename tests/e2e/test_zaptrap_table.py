@@ -139,6 +139,13 @@ async def test_refused_clicks_explain_why_and_change_nothing(simcord_env, simcor
     palette = current(t["channel"], t["lobby"])
     think = custom_id_for(palette, "gesture-think")
     assert think is not None, "the public palette is on the table"
+    # Each gesture button says its word beside the emoji (issue 33): a screen reader read the
+    # emoji's Unicode name only ("face with hand over mouth").
+    palette_buttons = [b for b in buttons(palette) if ":gesture-" in (b.get("custom_id") or "")]
+    assert [b.get("label") for b in palette_buttons] == [
+        "think", "wink", "yawn", "shush", "smirk", "cool", "eyeroll", "sneeze",
+    ]  # fmt: skip
+    assert all(b.get("emoji") for b in palette_buttons)
 
     # One gesture is fine and shows publicly as an emoji ...
     await alice.actor.click(palette, custom_id=think)

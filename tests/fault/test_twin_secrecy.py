@@ -25,6 +25,7 @@ from cogs.drawings.spytrap_cards import card_label as spy_card
 from cogs.drawings.zaptrap_words import card_label as zap_card
 from cogs.table.layout import Picture
 from cogs.table.model import Table
+from cogs.texts import speaking
 from tests.fault.twins import audit_game, ui_class
 
 # (players, options, seed) per game: small games that still reach every phase. Spy Trap's seeds
@@ -73,6 +74,25 @@ def test_nothing_shown_depends_on_a_secret(
         expected -= {"give_more", "get_more"}  # no Give More or Get More cards at this table
     missing = expected - set(report.moved)
     assert not missing, f"the twins never dealt these again: {missing}"
+
+
+POLISH_CASES = [
+    pytest.param(key, *runs[0], id=f"{key}-{runs[0][0]}p-seed{runs[0][2]}-pl") for key, runs in GAMES.items()
+]
+
+
+@pytest.mark.parametrize(("key", "players", "options", "seed"), POLISH_CASES)
+def test_nothing_shown_depends_on_a_secret_in_polish(
+    key: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    """The same audit with everything drawn in Polish (issue 31): a translation is text too, and
+    one that put a secret in (a plural chosen by a hidden count, a name of a hidden card) would show
+    here. Seen to fail in Polish with the Zap or Trap hands leak below (``leaky_zaptrap_hands``
+    patched in): 150 differences, the hands worded in Polish ("podwójna Splunt-Yarrowax")."""
+    with speaking("pl"):
+        report = audit_game(key, players, options, seed)
+    assert report.differences == [], "\n".join(report.differences[:5])
+    assert report.states >= 8
 
 
 # --- the audit catches what the string audits miss ----------------------------------------------

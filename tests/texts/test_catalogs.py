@@ -12,7 +12,15 @@ from __future__ import annotations
 from babel.messages.catalog import Catalog
 
 from cogs.texts import DOMAINS, LANGUAGES, Texts, domain_of, speaking
-from cogs.texts.catalogs import check, check_catalog, extract, fields, render, template_path
+from cogs.texts.catalogs import (
+    check,
+    check_catalog,
+    extract,
+    fields,
+    render,
+    template_path,
+    updated_catalogs,
+)
 from cogs.texts.unmarked import scan_source
 
 
@@ -136,3 +144,45 @@ def test_update_leaves_a_new_message_untranslated_in_every_other_language(tmp_pa
             assert all(strings), "the source's catalog says every text as written"
         else:
             assert not any(strings), f"{lang}: {[s for s in strings if s][:3]}"
+
+
+def test_a_new_text_is_untranslated_in_every_language_but_the_source() -> None:
+    """Seen failing when every language shared the template's new messages: the source language's
+    English was then every other language's "translation", and the check passed it."""
+    template = extract("table")
+    template.add("A text no catalog has yet", None)
+    catalogs = updated_catalogs("table", template)
+
+    def string(catalog: Catalog) -> object:
+        message = catalog.get("A text no catalog has yet")
+        assert message is not None
+        return message.string
+
+    assert string(catalogs["en"]) == "A text no catalog has yet"
+    for lang in LANGUAGES:
+        if lang != "en":
+            assert not string(catalogs[lang]), lang
+    assert not string(template)  # the template itself is untouched
+
+
+def test_a_caught_errors_own_text_shown_is_found() -> None:
+    """An engine's English reached people as ``Refusal(str(error))`` (table options, before they
+    became data); a caught Refusal is worded already, and a choice's value is never shown."""
+    source = """
+async def open_table(interaction, game, rules):
+    try:
+        game.parse_options(rules)
+    except ValueError as error:
+        raise Refusal(str(error)) from error
+    except (KeyError, TypeError) as problem:
+        embed = discord.Embed(title=f"Broken: {problem}")
+    except Refusal as refusal:
+        await interaction.response.send_message(str(refusal))
+    choice = Choice(name=locale_str("relaxed"), value="relaxed")
+"""
+    found = {f.text for f in scan_source(source, "cogs/example.py")}
+    assert found == {
+        "the text of a caught ValueError (error)",
+        "the text of a caught KeyError/TypeError (problem)",
+        "Broken: {…}",  # and, as ever, the unmarked words around it
+    }

@@ -36,7 +36,9 @@ def german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     texts.translations.cache_clear()
 
 
-CONTEXT = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+CONTEXT: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+    app_commands.TranslationContextLocation.other, None
+)
 
 
 async def translate(text: app_commands.locale_str, locale: discord.Locale) -> str | None:
@@ -92,3 +94,11 @@ async def test_the_commands_sync_with_their_translations(
     assert table["description"] == "The game table in this channel"
     assert table["description_localizations"]["de"] == "Der Spieltisch in diesem Kanal"
     assert "fr" not in table["description_localizations"]
+
+
+async def test_a_choice_with_a_context_is_found_under_its_message_alone(german: None) -> None:
+    """Babel's extractor reads ``locale_str`` like ``gettext`` and cannot see its ``context=``
+    keyword, so the catalog has the text without it. Seen failing before the lookup without the
+    context: Zip Zap's scoring and Zap or Trap's preset choices stayed English in every language."""
+    text = app_commands.locale_str("The game table in this channel", context="scoring")
+    assert await translate(text, discord.Locale.german) == "Der Spieltisch in diesem Kanal"

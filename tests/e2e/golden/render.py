@@ -185,6 +185,9 @@ class Unpainted:
     def foresee(self, sketches: list[Sketch]) -> None:
         return None
 
+    def unavailable(self, sketches: list[Sketch]) -> list[str]:
+        return []  # nothing is drawn, so no drawing fails
+
     def pictures(self, sketches: list[Sketch]) -> list[Picture]:
         return [Picture(s.filename, b"", s.alt, small=s.small) for s in sketches]
 
