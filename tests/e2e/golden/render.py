@@ -191,9 +191,6 @@ class Unpainted:
     def pictures(self, sketches: list[Sketch]) -> list[Picture]:
         return [Picture(s.filename, b"", s.alt, small=s.small) for s in sketches]
 
-    def unavailable(self, sketches: list[Sketch]) -> list[str]:
-        return []  # nothing fails to draw: nothing is drawn
-
     def shutdown(self) -> None:
         return None
 
