@@ -31,6 +31,7 @@ from cogs.help import FullRulesButton
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.table.common import NOBODY, escape
 from cogs.table.failures import invite_url
+from cogs.table.heap import Collector
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
@@ -137,19 +138,6 @@ def _positive_float(name: str, raw: str) -> float:
     return value
 
 
-# How many new objects that can hold others (net of those freed) start a collection of the
-# youngest generation; CPython's default is 700. A click lives about 30 ms and leaves some
-# thousand objects in reference cycles (discord.py's layout items point at their view and
-# parent, asyncio's handles at their callbacks); at 700, a burst of clicks collects several
-# times while each is still in flight, so its cycles are promoted and die in the oldest
-# generation, where only a full collection of the whole heap frees them: 34 full collections
-# (about 60 ms each, every click in flight waits) in the bench's 15-second, 200-table run.
-# At 10,000 they mostly die young: 3 a run, each longer (140-270 ms, it finds more), and the
-# committed-click p99 falls by a third to a half (bench/README.md part 2). Memory waiting for a
-# collection grows by at most these objects.
-YOUNG_COLLECTION = 10_000
-
-
 class RefereeBot(commands.Bot):
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **shards: Any) -> None:
         # No privileged intents: everything happens through slash commands and buttons.
@@ -181,6 +169,11 @@ class RefereeBot(commands.Bot):
         # are claimed again, and the change feed reopens and catches up.
         self.ownership.on_lost = lambda: self.scheduler.at("ownership", self.scheduler.now(), self._heartbeat)
         self.changes.wake = lambda: self.scheduler.at("changes", self.scheduler.now(), self._watch_changes)
+        # The garbage collector's quiet moments: no click being handled, no scheduled job running.
+        # Asked at every scheduler tick, and as soon as the last click in flight is answered.
+        self.collector = Collector(busy=lambda: bool(self.referee.handling or self.scheduler.running()))
+        self.scheduler.before_tick = self.collector.tick
+        self.referee.on_idle = self._on_idle
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -217,11 +210,16 @@ class RefereeBot(commands.Bot):
         if resumed:
             log.info("resumed %d live tables", resumed)
         if first_start:
-            gc.freeze()  # the resumed tables, likewise, until their games end
-            gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
+            # The resumed tables, likewise, until their games end; from here the collector runs
+            # at quiet moments and freezes what survives (cogs/table/heap.py).
+            self.collector.start()
         self.scheduler.start()
         if self.sync_commands:
             await self._sync()
+
+    def _on_idle(self) -> None:
+        # Soon, not now: the click's handler finishes first (its views are taken apart after it).
+        asyncio.get_running_loop().call_soon(self.collector.tick)
 
     async def _heartbeat(self) -> None:
         """Keep this process's shards. A database hiccup raises and the scheduler retries; a shard
@@ -298,6 +296,7 @@ class RefereeBot(commands.Bot):
         if not self.is_closed():
             await self.referee.shutdown(timeout=SHUTDOWN_SECONDS)
         self.scheduler.stop()
+        self.collector.stop()
         await super().close()
         await self.release()
         await self.database.dispose()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import heap
 from bench.common import Table, fmt_spread, sqlite_url, summary_ms
 
 EDIT_WINDOW_S = 5.0
@@ -247,9 +248,12 @@ def watch_loop(bot_steps: list[float], all_steps: list[float], floor: float = 0.
         if info.get("generation") != 2:
             return
         if phase == "start":
-            began[:] = [time.perf_counter()]
+            began[:] = [time.perf_counter(), time.thread_time()]
         elif began:
             GC_PAUSES.append(time.perf_counter() - began[0])
+            # The loop thread's own CPU for it: on a shared machine the wall time above also
+            # holds whatever time slices other processes took meanwhile.
+            GC_CPU.append(time.thread_time() - began[1])
 
     gc.callbacks.append(collector)
 
@@ -261,6 +265,7 @@ def watch_loop(bot_steps: list[float], all_steps: list[float], floor: float = 0.
 
 
 GC_PAUSES: list[float] = []  # full collections during the last watched stretch, seconds
+GC_CPU: list[float] = []  # the same collections' CPU time on the loop's thread
 
 
 def forget_transcript(env: Any) -> None:
@@ -501,7 +506,7 @@ async def scenario(
     )
     wall0 = time.perf_counter()
     undo: list[Callable[[], None]] = []
-    # The bot sets the collector's thresholds when it starts (bot.YOUNG_COLLECTION); put back
+    # The bot sets the collector's thresholds when it starts (cogs/table/heap.py); put back
     # afterwards, so the floor, run next, is a minimal bot with Python's defaults, as it was.
     collector = gc.get_threshold()
     try:
@@ -522,6 +527,7 @@ async def scenario(
                 if guild_ids
                 else [env.create_guild(name="Bench night")]
             )
+            owned_before = heap.owned(bot)  # the bot's own objects with no table yet
             live: list[LiveTable] = []
             for i in range(tables):
                 key = available[i % len(available)]
@@ -581,6 +587,7 @@ async def scenario(
             hits0, misses0, on_loop0 = art.cache.hits, art.cache.misses, art.drawn_on_loop
             in_thread0 = art.drawn_in_thread
             GC_PAUSES.clear()
+            GC_CPU.clear()
             undo.append(watch_loop(probe.steps_bot, probe.steps_all))
             sampler = None
             if cpu_profile:
@@ -592,7 +599,14 @@ async def scenario(
                 undo.append(sampler.halt)  # a failed run must not leave it sampling
             forget_transcript(env)
             settled_heap()
+            # Play starts as it would after a restart with these tables live: the bot's collector
+            # (cogs/table/heap.py) takes them as its starting heap, as it does after resume().
+            if bot.collector.enabled:
+                bot.collector.start()
             undo.append(gc.unfreeze)
+            freed = heap.Freed()
+            undo.append(freed.watch())
+            quiet0, thaws0 = len(bot.collector.pauses), len(bot.collector.thaws)
             if before_play is not None:
                 await before_play()
             play0 = time.perf_counter()
@@ -618,9 +632,47 @@ async def scenario(
             play_cpu_s = time.process_time() - cpu0
             play_until = time.time()
             profile = sampler.stop() if sampler is not None else None
+            heap_end = heap.heap_now()  # before the bench unfreezes what it froze
+            quiet = list(bot.collector.pauses)[quiet0:]
+            thaws = list(bot.collector.thaws)[thaws0:]
             for step_back in reversed(undo):
                 step_back()
             undo.clear()
+            # What a whole-heap collection (the bot's rare thaw) costs now, and what it finds that
+            # died in reference cycles after it was frozen: nothing else would free that.
+            gc.unfreeze()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            whole0 = time.perf_counter()
+            try:
+                gc.collect()
+            finally:
+                gc.set_debug(0)
+            whole_s = time.perf_counter() - whole0
+            died_frozen = heap.split(gc.garbage)
+            freeing0 = time.perf_counter()
+            gc.garbage.clear()
+            gc.collect()  # frees what was kept for counting, as the collection would have
+            whole_s += time.perf_counter() - freeing0
+            # Counted, not timed: one more round of clicks with the collector off, whatever it
+            # left in reference cycles split into the bot's and the harness's (bench/heap.py).
+            census_changes = probe.changes
+            collecting, bot.collector.enabled = bot.collector.enabled, False  # nothing freed meanwhile
+            with heap.saved_garbage() as garbage:
+                clicks = [
+                    _next_click(t, p, driver_for(t.key))
+                    for t in live[:clicking]
+                    if _status(bot, t) == "playing"
+                    for p in t.people
+                ]
+                await _burst(env, probe, clicks, burst)
+                await _advance(env, probe, 1.0, step)
+                forget_transcript(env)
+            census_actions = probe.changes - census_changes
+            bot.collector.enabled = collecting
+            cycles = heap.split(garbage)
+            del garbage
+            owned_after = heap.owned(bot)
+            live_tables = len(bot.referee.tables)
             virtual_s = probe.virtual_now() - virtual0
             probe.sample()  # the last calls since the last sample
             probe.digest = None
@@ -701,6 +753,36 @@ async def scenario(
                 "loop_step_bot": summary_ms(probe.steps_bot),
                 "loop_step_all": summary_ms(probe.steps_all),
                 "full_gc_pauses": summary_ms(GC_PAUSES),
+                "full_gc_cpu": summary_ms(GC_CPU),
+                # Issue 35: what the collector walks and finds (bench/heap.py), counted.
+                "heap": {
+                    "quiet_collections": summary_ms(quiet),
+                    "whole_heap_collections": summary_ms(thaws),
+                    "freed_from_cycles_per_action": round(freed.objects / actions, 1) if actions else None,
+                    "census_actions": census_actions,
+                    "cycles_per_action": {
+                        k: round(cycles[k] / census_actions, 1) for k in ("objects", "bot", "harness")
+                    }
+                    if census_actions
+                    else None,
+                    "cycles_bot_kinds": cycles["bot_kinds"],
+                    "whole_heap_collection_at_end_ms": round(whole_s * 1e3, 1),
+                    "died_frozen_per_action": {
+                        k: round(died_frozen[k] / actions, 1) for k in ("objects", "bot", "harness")
+                    }
+                    if actions
+                    else None,
+                    "died_frozen_bot_kinds": died_frozen["bot_kinds"],
+                    "quiet_collections_ms": [round(x * 1e3, 1) for x in quiet],
+                    "walked_at_end": heap_end["walked"],
+                    "frozen_at_end": heap_end["frozen"],
+                    "bot_objects_before_tables": owned_before,
+                    "bot_objects": owned_after,
+                    "live_tables": live_tables,
+                    "bot_objects_per_live_table": round((owned_after - owned_before) / live_tables)
+                    if live_tables
+                    else None,
+                },
                 "bot_errors": errors,
                 "bot_warnings": dict(probe.warnings.most_common(8)),
                 # Card art (cogs/table/pictures.py): what the play phase uploaded and drew.
@@ -917,6 +999,23 @@ SPREAD = (
     "picture_cache_hit_rate",
     "drawn_on_loop",
     "drawn_in_thread",
+    "loop_step_all.max_ms",
+    "full_gc_pauses.n",
+    "full_gc_pauses.max_ms",
+    "full_gc_cpu.max_ms",
+    "full_gc_cpu.p50_ms",
+    "heap.quiet_collections.n",
+    "heap.quiet_collections.max_ms",
+    "heap.whole_heap_collections.n",
+    "heap.freed_from_cycles_per_action",
+    "heap.cycles_per_action.bot",
+    "heap.cycles_per_action.harness",
+    "heap.walked_at_end",
+    "heap.whole_heap_collection_at_end_ms",
+    "heap.died_frozen_per_action.bot",
+    "heap.died_frozen_per_action.harness",
+    "heap.quiet_collections.p50_ms",
+    "heap.bot_objects_per_live_table",
 )
 
 
@@ -1102,4 +1201,53 @@ def tables(result: dict[str, Any]) -> list[Table]:
     )
     from bench import cpu
 
-    return [t, art, *cpu.tables(result["scenarios"])]
+    return [t, art, collector_table(result), *cpu.tables(result["scenarios"])]
+
+
+def collector_table(result: dict[str, Any]) -> Table:
+    """Issue 35: what the garbage collector walks and how long it stops the loop."""
+    t = Table(
+        "The garbage collector in the play phase (bench/heap.py) — median [min–max] over the runs",
+        ["tables", "full GCs", "full GC max", "full GC CPU max", "quiet GCs", "quiet GC max",
+         "whole-heap GCs", "loop step max", "all steps max", "cycles/act bot", "cycles/act harness",
+         "freed/act", "walked at end", "bot objs/table", "whole heap ms", "died frozen/act bot"],
+    )  # fmt: skip
+    for size, scenario_result in result["scenarios"].items():
+        s = scenario_result["spread"]
+        if s.get("heap.walked_at_end") is None:
+            continue
+        t.add(
+            size,
+            fmt_spread(s["full_gc_pauses.n"], 0),
+            fmt_spread(s["full_gc_pauses.max_ms"]),
+            fmt_spread(s["full_gc_cpu.max_ms"]),
+            fmt_spread(s["heap.quiet_collections.n"], 0),
+            fmt_spread(s["heap.quiet_collections.max_ms"]),
+            fmt_spread(s["heap.whole_heap_collections.n"], 0),
+            fmt_spread(s["loop_step_bot.max_ms"]),
+            fmt_spread(s["loop_step_all.max_ms"]),
+            fmt_spread(s["heap.cycles_per_action.bot"], 1),
+            fmt_spread(s["heap.cycles_per_action.harness"], 1),
+            fmt_spread(s["heap.freed_from_cycles_per_action"], 0),
+            fmt_spread(s["heap.walked_at_end"], 0),
+            fmt_spread(s["heap.bot_objects_per_live_table"], 0),
+            fmt_spread(s["heap.whole_heap_collection_at_end_ms"], 0),
+            fmt_spread(s["heap.died_frozen_per_action.bot"], 1),
+        )
+    t.notes.append(
+        "full GCs = collections of the oldest generation during play, the bot's quiet ones included"
+        " (quiet = made by the bot between bursts, cogs/table/heap.py; whole-heap = its rare thaw and"
+        " collection of everything frozen); GC times in ms, wall clock, and CPU = the loop thread's own CPU"
+        " time for it (the wall time also holds other processes' time slices on a shared machine);"
+        " loop step max = the longest step of the"
+        " bot's own work, all steps = SimCord's too; cycles/act = objects one more round of clicks left"
+        " in reference cycles per action, counted with the collector off, split by who made the cycle"
+        " (a group holding any SimCord object is the harness's); freed/act = objects the collector"
+        " freed from cycles during play per action; walked at end = tracked objects not frozen, which"
+        " a full collection walks; bot objs/table = objects reachable from the bot (frozen or not,"
+        " not through modules, classes or SimCord) per live table, over those before any table; whole heap"
+        " = one collection of everything, frozen included, timed at the end of play (what the bot's"
+        " rare thaw costs); died frozen/act bot = what it found dead in the bot's cycles per action of"
+        " play (only such a collection frees it; the harness's are in the JSON)"
+    )
+    return t

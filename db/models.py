@@ -117,7 +117,10 @@ class Game(Base):
 
     seats: Mapped[list[Seat]] = relationship(
         # text: a schema name
-        back_populates="game_row", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
+        back_populates="game_row",
+        order_by="Seat.seat",
+        cascade="all, delete-orphan",
+        lazy="selectin",
     )
 
     __table_args__ = (

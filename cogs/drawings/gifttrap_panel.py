@@ -23,14 +23,13 @@ from rules.gifttrap import PRICES, TOKENS, GiftTrapState
 from rules.gifttrap.views import GiftTrapView
 
 T = Texts(__name__)
-# Component ids for selects drawn afresh (``_page_items``): above the ones the layout gives by
-# place (cogs/table/layout.py), and never the same twice in a process.
-_FRESH = itertools.count(1)
 
 
-def fresh_ids() -> Iterator[int]:
-    """Eight new component ids (a page has at most four selects)."""
-    base = FRESH_IDS + (next(_FRESH) % 200_000_000) * 8
+def fresh_ids(counter: Iterator[int]) -> Iterator[int]:
+    """Eight new component ids (a page has at most four selects): above the ones the layout gives
+    by place (cogs/table/layout.py), never the same twice from one ``counter`` (the panel's own, so
+    that the same game drawn twice gets the same ids: the golden payloads compare them)."""
+    base = FRESH_IDS + (next(counter) % 200_000_000) * 8
     return iter(range(base, base + 8))
 
 
@@ -85,6 +84,7 @@ class GiftTrapPanel:
         # (table id, seat) -> the panel page that person last looked at, so a live refresh or an
         # answer to a select keeps them on it. Panel-only state: losing it on restart is harmless.
         self._pages: dict[tuple[int, int], str] = {}
+        self._fresh = itertools.count(1)  # for selects drawn afresh (``fresh_ids``)
 
     def forget(self, table_id: int) -> None:
         """The game is over: its panels' pages are not needed any more."""
@@ -310,7 +310,7 @@ class GiftTrapPanel:
         v = table.version
         layout = view["layout"]
         items: list[discord.ui.Item[Any]] = []
-        ids = fresh_ids() if fresh else None
+        ids = fresh_ids(self._fresh) if fresh else None
         if page.startswith("give"):
             receivers = [r for r in range(view["players"]) if r != me]
             chunk = int(page[4:]) - 1

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import discord
 
 from cogs.table.languages import Spoken
+from cogs.table.rendered import let_go, rendered_rows
 
 
 class ClickHandler(Protocol):
@@ -77,7 +78,10 @@ class TableButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(int(match["tid"]), match["verb"], match["arg"], label=_label(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _referee(interaction).on_table_button(interaction, self.table_id, self.verb, self.arg)
+        try:
+            await _referee(interaction).on_table_button(interaction, self.table_id, self.verb, self.arg)
+        finally:
+            let_go(self, interaction)
 
 
 class ActionButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_ID.pattern):
@@ -116,7 +120,12 @@ class ActionButton(Spoken, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         return cls(int(match["tid"]), int(match["ver"]), match["action"], label=_label(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _referee(interaction).on_action_button(interaction, self.table_id, self.version, self.action)
+        try:
+            await _referee(interaction).on_action_button(
+                interaction, self.table_id, self.version, self.action
+            )
+        finally:
+            let_go(self, interaction)
 
 
 class ActionSelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
@@ -161,9 +170,12 @@ class ActionSelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         value = _chosen(interaction)
-        await _referee(interaction).on_action_button(
-            interaction, self.table_id, self.version, self.prefix + value
-        )
+        try:
+            await _referee(interaction).on_action_button(
+                interaction, self.table_id, self.version, self.prefix + value
+            )
+        finally:
+            let_go(self, interaction)
 
 
 class LobbySelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_SELECT_ID.pattern):
@@ -193,9 +205,12 @@ class LobbySelect(Spoken, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["tid"]), match["verb"], _options(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _referee(interaction).on_table_button(
-            interaction, self.table_id, self.verb, _chosen(interaction)
-        )
+        try:
+            await _referee(interaction).on_table_button(
+                interaction, self.table_id, self.verb, _chosen(interaction)
+            )
+        finally:
+            let_go(self, interaction)
 
 
 _NONE = discord.SelectOption(label="—", value="none")  # text: an internal value
@@ -237,18 +252,20 @@ def on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
         return False
     kind = payload(interaction).get("component_type")
     found: list[tuple[str, int]] = []
-
-    def walk(components: Any) -> None:
-        for c in components or []:
-            cid = getattr(c, "custom_id", None)
-            if cid:
-                found.append((cid, int(getattr(c.type, "value", c.type))))
-            walk(getattr(c, "children", None))
-
-    walk(message.components)
+    _walk(message.components, found)
     # A forged payload may name a real custom_id with the wrong component type (a select sent as
     # a button); discord.py drops that too, so it counts as not on the message.
     return any(cid == custom_id and (kind is None or int(kind) == ctype) for cid, ctype in found)
+
+
+def _walk(components: Any, found: list[tuple[str, int]]) -> None:
+    """Every custom_id in ``components`` and their children, with its component type. A module
+    function: a nested one that calls itself is a reference cycle, made afresh on every click."""
+    for c in components or []:
+        cid = getattr(c, "custom_id", None)
+        if cid:
+            found.append((cid, int(getattr(c.type, "value", c.type))))
+        _walk(getattr(c, "children", None), found)
 
 
 async def route_unlisted(interaction: discord.Interaction[Any], custom_id: str) -> None:
@@ -284,5 +301,6 @@ def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
-    view.stop()
-    return view
+    # Sent as its components only, the items taken apart: no reference cycles left behind
+    # (cogs/table/rendered.py).
+    return rendered_rows(view)

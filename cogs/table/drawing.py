@@ -24,7 +24,7 @@ from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.notes import worded
 from cogs.table.pictures import Pictures, Sketch
-from cogs.texts import N_, Texts, join, speaking
+from cogs.texts import LANGUAGES, N_, SOURCE, Texts, join, speaking
 from rules.base import Event, IllegalAction
 
 T = Texts(__name__)
@@ -176,7 +176,7 @@ class TableDrawing:
             self.downloads(table),
             latest=self.latest(table),
             clock=self.clock(table),
-            extra=self.away(table) + self.unseen(self._sketches(table)),
+            extra=[*self.away(table), *self.unseen(self._sketches(table)), *self.spoken(table)],
             earlier=T.gettext("the table's 📜 History") if history else None,
         )
 
@@ -196,6 +196,15 @@ class TableDrawing:
                 names=names,
             )
         ]
+
+    @staticmethod
+    def spoken(table: Table) -> list[str]:
+        """The table's language in its own name ("🌐 Español"), small, under a game that is not in
+        English: everyone sees which language the table speaks (each person's panel speaks
+        theirs). English tables say nothing, as before there were languages."""
+        if table.language == SOURCE:
+            return []
+        return [f"-# 🌐 {LANGUAGES[table.language]}"]
 
     def unseen(self, sketches: list[Sketch]) -> list[str]:
         """In words, each picture that could not be drawn (cogs/table/pictures.py): the message

@@ -58,6 +58,7 @@ import discord
 
 import cogs.texts as texts
 from cogs.table.common import escape
+from cogs.table.rendered import rendered
 from cogs.texts import Texts
 
 T = Texts(__name__)
@@ -581,14 +582,15 @@ def lay_out(drawing: Drawing) -> Layout:
                 control.id = CONTROL_IDS + 10 * r + i
             action_row.add_item(item)
         container.add_item(action_row)
-    view = discord.ui.LayoutView(timeout=None)
-    view.add_item(container)
-    # Not stored or timed by discord.py: clicks arrive through the registered DynamicItems.
-    view.stop()
+    built = discord.ui.LayoutView(timeout=None)
+    built.add_item(container)
+    # Not stored or timed by discord.py: clicks arrive through the registered DynamicItems. Sent
+    # as its components only, the items taken apart (cogs/table/rendered.py: their cycles were
+    # most of the garbage a click left).
+    view = rendered(built)
     attached: list[Picture | Download] = [
         *([plan.thumb] if plan.thumb else []),
         *(p for g in plan.galleries for p in g),
         *plan.downloads,
     ]
-    components: list[dict[str, Any]] = view.to_components()  # type: ignore[no-untyped-call]
-    return Layout(view, tuple(attached), components)
+    return Layout(view, tuple(attached), view.to_components())

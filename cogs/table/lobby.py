@@ -44,7 +44,6 @@ class LobbyEdit:
     cancel: bool = False
 
 
-
 class Lobby:
     def __init__(self, uis: dict[str, Any]) -> None:
         self.uis = uis

@@ -37,6 +37,10 @@ class Referee:
         self.spine = Spine(bot, store, scheduler)
         self.lifecycle = Lifecycle(self.spine)
         self.entry = Entry(self.spine, self.lifecycle)
+        # Clicks and keyboard moves being handled now: the collector waits for none (heap.py),
+        # and is told (``on_idle``) when the last one ends: a quiet moment between bursts.
+        self.handling = 0
+        self.on_idle: Callable[[], None] | None = None
 
     # --- the parts' state, by the names the rest of the bot uses ---------------------------
 
@@ -160,18 +164,35 @@ class Referee:
     def on_table_changed(self, table_id: int) -> None:
         self.spine.on_table_changed(table_id)
 
+    def _handled(self) -> None:
+        self.handling -= 1
+        if not self.handling and self.on_idle is not None:
+            self.on_idle()
+
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str, arg: str | None
     ) -> None:
-        await self.entry.on_table_button(interaction, table_id, verb, arg)
+        self.handling += 1
+        try:
+            await self.entry.on_table_button(interaction, table_id, verb, arg)
+        finally:
+            self._handled()
 
     async def on_action_button(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
     ) -> None:
-        await self.entry.on_action_button(interaction, table_id, version, action)
+        self.handling += 1
+        try:
+            await self.entry.on_action_button(interaction, table_id, version, action)
+        finally:
+            self._handled()
 
     async def command_action(self, interaction: discord.Interaction[Any], action: str) -> None:
-        await self.entry.command_action(interaction, action)
+        self.handling += 1
+        try:
+            await self.entry.command_action(interaction, action)
+        finally:
+            self._handled()
 
     async def open_table(
         self,

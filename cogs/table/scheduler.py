@@ -38,6 +38,9 @@ class Scheduler:
         # Consecutive failures per key, to back off and to log a failing job once, not every try.
         self._failures: dict[str, int] = {}
         self._loop = tasks.loop(seconds=TICK_SECONDS)(self._tick)
+        # Called at every tick before the jobs now due start (cogs/table/heap.py: the collector's
+        # quiet moments), so whatever it does never lands inside a job.
+        self.before_tick: Callable[[], None] | None = None
 
     @staticmethod
     def now() -> datetime:
@@ -103,6 +106,11 @@ class Scheduler:
             task.add_done_callback(self._running.discard)
 
     async def _tick(self) -> None:
+        if self.before_tick is not None:
+            try:
+                self.before_tick()
+            except Exception:
+                log.exception("the scheduler's before-tick hook failed")
         self.run_due()
 
     async def _run(self, key: str, job: Job) -> None:

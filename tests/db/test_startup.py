@@ -18,6 +18,7 @@ import pytest
 
 import bot
 import db.engine
+from cogs.table import heap
 from db.engine import downgrade, head_revision
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,12 +173,12 @@ asyncio.run(start(sys.argv[1]))
 
 def test_the_first_start_tunes_the_collector_once(database_url: str) -> None:
     """The first bot a process starts freezes what start-up loaded and raises the youngest
-    generation's threshold to ``bot.YOUNG_COLLECTION`` (a click's reference cycles then die young
-    instead of in full collections that stop every click: bench/README.md part 2); a later bot in
-    the same process (the tests, the bench) changes neither. In a fresh interpreter, since this
-    one's first start was some other test's. Seen to fail with the set_threshold line removed
-    (700 after the first start) and moved out of the first start's branch (the second bot set it
-    again)."""
+    generation's threshold to ``heap.YOUNG_COLLECTION`` and the oldest's to ``OLD_COLLECTION``
+    (a click's reference cycles then die young instead of in full collections that stop every
+    click: bench/README.md part 2); a later bot in the same process (the tests, the bench)
+    changes neither. In a fresh interpreter, since this one's first start was some other
+    test's. Seen to fail with the set_threshold line removed (700 after the first start) and
+    moved out of the first start's branch (the second bot set it again)."""
     done = subprocess.run(
         [sys.executable, "-c", COLLECTOR_PROBE, database_url],
         cwd=ROOT,
@@ -187,5 +188,5 @@ def test_the_first_start_tunes_the_collector_once(database_url: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.split("\n")[:2]
-    assert first.split() == [str(bot.YOUNG_COLLECTION), "10", "10", "True"]
+    assert first.split() == [str(heap.YOUNG_COLLECTION), "10", str(heap.OLD_COLLECTION), "True"]
     assert second.split() == ["700", "10", "10", "True"]

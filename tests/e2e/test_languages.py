@@ -102,6 +102,8 @@ async def test_a_german_table_with_a_polish_and_a_spanish_player(simcord_env, si
     assert reply_text(again).startswith("[es]"), reply_text(again)
     await click(ola, lobby, f"gt:{table.id}:cpu:casual")
     await click(ola, lobby, f"gt:{table.id}:start")
+    playing = next(m for m in channel.history() if m.id == lobby.id)
+    assert "🌐 Deutsch" in message_text(playing), "the table shows its language while it plays"
     seats = [Seat(ola, table.id, lobby), Seat(bea, table.id, lobby)]
     await seats[0].open_hand()
     await seats[1].by_dm()  # Bea plays from her DMs: that panel is redrawn with no click at hand
