@@ -212,15 +212,9 @@ class SpyTrapUI:
         items: list[discord.ui.Item[Any]] = []
         if view["prompt"] is not None:
             return items
-        if view["phase"] == "bid" and view["to_bid"] is not None:
-            low, high = view["min_bid"], view["max_bid"]
-            for bid in sorted({low, low + 1, low + 2, high}):
-                if low <= bid <= high:
-                    label = T.pgettext("button", "Bid {bid}", bid=bid)
-                    items.append(TableButton(table.id, "act", f"bid-{bid}", label=label, row=1))
-            if view["high_bidder"] is not None or view["to_bid"] != view["opener"]:
-                items.append(TableButton(table.id, "act", "pass", label=T.pgettext("button", "Pass"), row=1))
-        elif view["phase"] == "draw" and view["drawer"] is not None:
+        # Bids are made in the bidder's own panel only (its bid select and Pass): buttons here
+        # were offered to everyone and refused all but one (issue 33: one way to do one thing).
+        if view["phase"] == "draw" and view["drawer"] is not None:
             for i, size in enumerate(view["pile_sizes"]):
                 if size:
                     label = T.pgettext(
@@ -263,23 +257,32 @@ class SpyTrapUI:
             low, high = view["min_bid"], view["max_bid"]
             if view["high_bidder"] is None:
                 if low == high:
-                    return T.gettext("you open the bidding at Spy Trap: bid {low} on the table.", low=low)
+                    return T.gettext(
+                        "you open the bidding at Spy Trap: bid {low} in **{panel}**.",
+                        low=low,
+                        panel=self.hand_label,
+                    )
                 return T.gettext(
-                    "you open the bidding at Spy Trap: bid from {low} to {high} on the table.",
+                    "you open the bidding at Spy Trap: bid from {low} to {high} in **{panel}**.",
                     low=low,
                     high=high,
+                    panel=self.hand_label,
                 )
-            standing = {"name": table.name(view["high_bidder"]), "bid": view["high_bid"]}
+            standing = {
+                "name": table.name(view["high_bidder"]),
+                "bid": view["high_bid"],
+                "panel": self.hand_label,
+            }
             if low > high:
-                return T.gettext("your bid at Spy Trap: {name} bids {bid}; pass on the table.", **standing)
+                return T.gettext("your bid at Spy Trap: {name} bids {bid}; pass in **{panel}**.", **standing)
             if low == high:  # one raise left: "Raise (12 to 12)" read like a typo
                 return T.gettext(
-                    "your bid at Spy Trap: {name} bids {bid}. Raise to {low} or pass on the table.",
+                    "your bid at Spy Trap: {name} bids {bid}. Raise to {low} or pass in **{panel}**.",
                     low=low,
                     **standing,
                 )
             return T.gettext(
-                "your bid at Spy Trap: {name} bids {bid}. Raise ({low} to {high}) or pass on the table.",
+                "your bid at Spy Trap: {name} bids {bid}. Raise ({low} to {high}) or pass in **{panel}**.",
                 low=low,
                 high=high,
                 **standing,

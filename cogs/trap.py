@@ -542,19 +542,27 @@ class TrapCog(commands.Cog):
     )
     async def move(self, interaction: discord.Interaction[Any], move: str) -> None:
         action = tidy_move(move)
+        table = self.bot.referee.table_in(interaction.channel_id)
         if not MOVE_TEXT.fullmatch(action):
             shown = move.strip().replace("`", "")[:40] or T.gettext("(nothing)")
-            await reply(
-                interaction,
-                T.gettext(
-                    "`{typed}` isn't a Trap move. Type a point such as `c3` to drop a pawn, or two "
-                    "neighbouring points such as `c3>c4` to drop an arrow (pointing to c4) or move your pawn "
-                    "from c3 to c4.",
-                    typed=shown,
-                ),
+            text = T.gettext(
+                "`{typed}` isn't a Trap move. Type a point such as `c3` to drop a pawn, or two "
+                "neighbouring points such as `c3>c4` to drop an arrow (pointing to c4) or move your pawn "
+                "from c3 to c4.",
+                typed=shown,
             )
+            seat = (
+                table.seat_of(interaction.user.id)
+                if table is not None and table.game.key == GAME.key
+                else None
+            )
+            if table is not None and seat is not None and table.status == "playing":
+                # A player's typo is one more typed answer: it replaces their last line, as the
+                # README says every typed move's answer does (issue 33: both stayed).
+                await self.bot.referee.panels.answer_typed(interaction, table, seat, f"⚠️ {text}")
+                return
+            await reply(interaction, text)
             return
-        table = self.bot.referee.table_in(interaction.channel_id)
         if table is not None and table.game.key != GAME.key:
             await reply(
                 interaction,

@@ -330,16 +330,14 @@ class ZipZapUI:
         )
         top = view["top"]
         if over:
-            result = state.result()
-            assert result is not None
-            summary = result_summary(table, result.winners, result.how, result.details["points"])
-            over_text = T.gettext("The game is over. {summary}", summary=summary)
-            # "went out last round" read as the round before the last one: say which round it was.
+            # The result itself is the Latest's last line ("The game is over. alice wins…", the
+            # game_over event): said here too, a finished table read it twice (issue 33). Here
+            # only what that line does not say: who went out, and when.
             last = view["went_out"]
             if last is not None:
-                went_out = T.gettext("**{name}** went out in the final round.", name=table.name(last))
-                over_text = f"{went_out} {over_text}"
-            embed.description = over_text
+                embed.description = T.gettext(
+                    "**{name}** went out in the final round.", name=table.name(last)
+                )
         elif view["phase"] == "between_rounds":
             embed.description = T.gettext(
                 "Round over. The next round is dealt shortly (or press **Next round**)."
@@ -368,7 +366,8 @@ class ZipZapUI:
             # Each emoji with its words: alone, 🎯 or ⚡ tells a screen reader nothing of control or the Zap.
             marker = "🎯 " + T.pgettext("players", "control") + " · " if view["control"] == i else ""
             who = seat.name + (" 🤖 " + T.pgettext("players", "(computer)") if seat.is_computer else "")
-            zap = "" if view["zap_used"][i] else " · ⚡ " + T.pgettext("players", "Zap ready")
+            # A finished game has no Zap left to use: "Zap ready" there read as a loose end.
+            zap = "" if over or view["zap_used"][i] else " · ⚡ " + T.pgettext("players", "Zap ready")
             cards = T.ngettext("{n} card", "{n} cards", view["hand_counts"][i])
             points = T.ngettext("{n} point", "{n} points", view["scores"][i])
             lines.append(f"{marker}**{who}** — {cards} · {points}{zap}")

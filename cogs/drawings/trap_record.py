@@ -127,13 +127,10 @@ class Record:
 
     @staticmethod
     def numbered(entries: list[str], start: int = 0) -> str:
-        """'1. c3 d4 2. a1 b2 …': two entries per number, since the players alternate; from the
-        entry ``start`` on (an even one, so each number keeps its pair)."""
-        parts = []
-        for i, entry in enumerate(entries):
-            if i >= start:
-                parts.append(f"{i // 2 + 1}. {entry}" if i % 2 == 0 else entry)
-        return " ".join(parts)
+        """'1. c3 2. d4 3. a1 …': each entry its own number, from the entry ``start`` on. One
+        count for the game: "Main play: 175 moves" ends with "175.", where numbering pairs of
+        moves ended it with "88." (issue 33)."""
+        return " ".join(f"{i + 1}. {entry}" for i, entry in enumerate(entries) if i >= start)
 
     def text(self, *, markdown: bool = True) -> str:
         """The whole game in the notation: for History (Discord markdown) and for the .txt at
@@ -180,7 +177,6 @@ class Record:
         ]
         if self.moves:
             first = max(0, len(self.moves) - RESULT_MOVES)
-            first -= first % 2
             tail = self.numbered(self.moves, first).replace("*", "\\*")
             if first:
                 lines.append(T.gettext("The last moves: … {moves}", moves=tail))

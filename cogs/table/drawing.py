@@ -24,7 +24,7 @@ from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.notes import worded
 from cogs.table.pictures import Pictures, Sketch
-from cogs.texts import LANGUAGES, N_, SOURCE, Texts, speaking
+from cogs.texts import LANGUAGES, N_, SOURCE, Texts, join, speaking
 from rules.base import Event, IllegalAction
 
 T = Texts(__name__)
@@ -176,9 +176,26 @@ class TableDrawing:
             self.downloads(table),
             latest=self.latest(table),
             clock=self.clock(table),
-            extra=[*self.unseen(self._sketches(table)), *self.spoken(table)],
+            extra=[*self.away(table), *self.unseen(self._sketches(table)), *self.spoken(table)],
             earlier=T.gettext("the table's 📜 History") if history else None,
         )
+
+    @staticmethod
+    def away(table: Table) -> list[str]:
+        """Who is away (out of time twice in a row, cogs/table/pings.py), said on the table: the
+        others see why the referee plays for them, and that they are not pinged until they play."""
+        seats = table.away() if table.status == "playing" else []
+        if not seats:
+            return []
+        names = join([f"**{table.name(seat)}**" for seat in seats])
+        return [
+            T.ngettext(
+                "💤 away: {names} (out of time twice; not pinged again until they play)",
+                "💤 away: {names} (out of time twice; not pinged again until they play)",
+                len(seats),
+                names=names,
+            )
+        ]
 
     @staticmethod
     def spoken(table: Table) -> list[str]:

@@ -458,6 +458,16 @@ class TableMessages:
             log.info("could not edit line at table %s: %s", table.id, error)
             return False
 
+    async def delete_line(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """Delete a short line posted earlier (a turn line a newer one replaced). One already
+        gone needs nothing more; TryLater if Discord said so."""
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                raise TryLater(error) from error
+            log.info("could not delete a line at table %s: %s", table_id, error)
+
     async def _queue(self, table: Table, post: Post) -> discord.Message | None:
         self._posts.setdefault(table.id, deque()).append(post)
         await self.effects.run(f"posts{table.id}", partial(self._send_posts, table.id))

@@ -96,6 +96,25 @@ class SeatInfo:
         )
 
 
+def said_once(events: list[Event]) -> list[Event]:
+    """The events with each one the timeout before it already told left out: a "timeout" whose
+    action is the next event of the same seat ("alice ran out of time and passes.") says what
+    happened, and "alice passes." after it read as a second pass (issue 33)."""
+    kept: list[Event] = []
+    for event in events:
+        before = kept[-1] if kept else None
+        if before is not None and before.kind == "timeout" and before.seat == event.seat:
+            action = str(before.data.get("action", ""))
+            if action == event.kind or action.startswith(event.kind + "-"):
+                continue
+        kept.append(event)
+    return kept
+
+
+# Timeouts in a row after which a person is taken to be away (issue 33: not pinged every turn).
+AWAY_AFTER = 2
+
+
 @dataclass
 class Table:
     id: int
@@ -137,13 +156,16 @@ class Table:
     unreachable_since: datetime | None = None
     # When someone last acted by hand, per user: no ping for a person who is playing right now.
     active_at: dict[int, datetime] = field(default_factory=dict)
+    # Seat -> how many times in a row the referee acted for it on a timeout; a seat out of time
+    # twice is away (``away``): no more pings until its person acts again (cogs/table/pings.py).
+    timeouts: dict[int, int] = field(default_factory=dict)
     # Loaded by a process that does not own the table (a DM click reached it): it may commit one
     # change, version-checked, and tells the owner; it never times, plays or draws the table.
     foreign: bool = False
 
     # Fields that belong to this process's handling of the table, not to the game: a draft shares
     # them and adopt() leaves them alone.
-    _LOCAL = ("lock", "planned", "active_at", "foreign")
+    _LOCAL = ("lock", "planned", "active_at", "timeouts", "foreign")
 
     def draft(self) -> Table:
         """A copy to make a change on. The engine state is copied through its JSON (the one
@@ -208,6 +230,14 @@ class Table:
         self.host_id = humans[0].user_id
         return humans[0]
 
+    def away(self) -> list[int]:
+        """The people's seats that ran out of time twice in a row and have not acted since."""
+        return [
+            s.seat
+            for s in self.seats
+            if not s.is_computer and s.user_id is not None and self.timeouts.get(s.seat, 0) >= AWAY_AFTER
+        ]
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat this person plays now (not one they left)."""
         for s in self.seats:
@@ -249,7 +279,7 @@ class Table:
         if events:
             self.logged_at = self.version
         deal = next((i for i, e in enumerate(events) if e.kind == "deal"), None)
-        entries = [e.to_json() for e in (events if deal is None else events[deal:])]
+        entries = [e.to_json() for e in said_once(events if deal is None else events[deal:])]
         self.add_log(entries, fresh=deal is not None)
         # What the action's row keeps of the log (db/snapshots.py): only its own entries. Without
         # them a restart rebuilt the Latest lines as of the snapshot, losing every line since.

@@ -72,6 +72,9 @@ class OpenPanel:
     # What its message holds (None: not known, upload everything), so an edit keeps unchanged
     # pictures. Its ``message_id`` is the message the panel's edits reach.
     held: Held | None = None
+    # The message it is (an ephemeral answer or a DM), when known: a newer panel on another
+    # message retires this one (``Panels.retire``).
+    message_id: int | None = None
 
     def __post_init__(self) -> None:
         self.current = max(self.current, self.stamp)
@@ -103,6 +106,12 @@ def over_drawing(text: str | None = None) -> Drawing:
     if text is None:
         text = T.gettext("See the table for the results.")
     return Drawing(discord.Embed(title=T.gettext("Game over"), description=text))
+
+
+def moved_drawing() -> Drawing:
+    """An older panel once its person has opened a newer one: no buttons, so that at most one
+    panel per person per table offers moves (issue 33: 46 live panels in one Trap game)."""
+    return Drawing(discord.Embed(description=T.gettext("This hand moved to a newer panel.")))
 
 
 def panel_message(drawing: Drawing, attachments: list[Attachment] | None = None) -> dict[str, Any]:
@@ -317,10 +326,44 @@ class Panels:
                 previous.held = None  # the clicked message may have changed: hold nothing for sure
             return False
         now = self.scheduler.now()
+        answered = message_of(result)
         panel = OpenPanel(interaction, None, now, table.version, now, nav, shown(drawing))
-        panel.held = Held.after(message_of(result), drawing.layout)
+        panel.held = Held.after(answered, drawing.layout)
+        panel.message_id = clicked if edit else (answered.id if answered is not None else None)
         self._keep(table.id, seat, panel)
+        if previous is not None and (
+            not edit or (clicked is not None and previous.message_id not in (None, clicked))
+        ):
+            self.retire(table.id, seat, previous)
         return True
+
+    def retire(self, table_id: int, seat: int, panel: OpenPanel) -> None:
+        """Show ``panel`` (no longer the seat's open one) as moved, with no buttons: through its
+        interaction while its token lives, or its DM message. One past its token stays as it
+        is; a click on it is answered with the current panel, which then moves there."""
+        now = self.scheduler.now()
+        if panel.message is None and (panel.interaction is None or now - panel.opened > PANEL_TOKEN_LIFETIME):
+            return
+        table = self._lookup(table_id)
+        language = self._language(table, seat) if table is not None else None
+        with speaking(language):  # the person's own words, as their panel was
+            drawing = moved_drawing()
+        key = f"retire{table_id}:{seat}:{panel.message_id or id(panel)}"
+        self.effects.book(key, partial(self._retire, panel, drawing))
+
+    async def _retire(self, panel: OpenPanel, drawing: Drawing) -> None:
+        try:
+            if panel.message is not None:
+                self.dm_budget.spend(panel.message.channel.id, self.scheduler.now())
+                await panel.message.edit(**panel_message(drawing), allowed_mentions=NOBODY)
+            elif panel.interaction is not None:
+                await panel.interaction.edit_original_response(
+                    **panel_message(drawing), allowed_mentions=NOBODY
+                )
+        except (discord.HTTPException, OSError) as error:
+            if classify(error) is Failure.TRANSIENT:
+                raise TryLater(error) from error
+            log.info("an older panel could not be retired (dismissed or expired): %s", error)
 
     async def answer_typed(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, text: str
@@ -394,8 +437,12 @@ class Panels:
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
+        previous = self.get(table.id, seat)
         panel = OpenPanel(None, message, now, table.version, now, None, shown(drawing))
         panel.held = Held.after(message, drawing.layout)
+        panel.message_id = message.id
         self._keep(table.id, seat, panel)
+        if previous is not None:
+            self.retire(table.id, seat, previous)
         await reply(interaction, T.gettext("I sent your hand to your DMs. Its buttons work from there."))
         return True

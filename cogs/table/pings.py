@@ -11,7 +11,13 @@ of them and the board scrolled away. The rules here:
   are looking at the table already);
 - a line that pings nobody does not get a message of its own: the table's one announcement line
   is edited in place instead (an edit never notifies anyone), within the channel's edit budget;
-- a line for nobody (news, e.g. "Time is up for Bea") is posted as it is, pinging nobody.
+  a line that pings is a new message (only a new one notifies), and the line before it is deleted;
+- a line for nobody (news, e.g. "Time is up for Bea") is posted as it is, pinging nobody;
+- one ping per person per round at most (a game's ``epoch``, e.g. Spy Trap's round: a second
+  bid turn in it edits the line in place); none for a seat the referee has just acted for (its
+  turn came by the referee's move, not someone else's); and none for someone away: out of time
+  twice in a row (``Table.away``), until they act again. The table shows them "💤 away". A Trap
+  player who had left the table once got 14 pings in one game, a wall of identical lines.
 
 Every message says exactly whom it may notify (``common.only``): the users pinged, never a role,
 @everyone or @here.
@@ -19,7 +25,7 @@ Every message says exactly whom it may notify (``common.only``): the users pinge
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import timedelta
 from functools import partial
 
@@ -32,11 +38,26 @@ from cogs.table.messages import TableMessages
 from cogs.table.model import Table
 from cogs.table.scheduler import Scheduler
 from cogs.texts import Texts, speaking
+from rules.base import Event
 
 T = Texts(__name__)
 
 # Someone who acted this recently is playing right now: the table is in front of them.
 ACTIVE = timedelta(minutes=1)
+# The events by which the referee acts for a seat whose time ran out: Trap's and Spy Trap's
+# "timeout" (the seat in the event, or in its data) and GiftTRAP's "filled".
+TIMEOUT_KINDS = ("timeout", "filled")
+
+
+def timed_out(events: list[Event]) -> set[int]:
+    """The seats the referee acted for in these events because their time ran out."""
+    seats: set[int] = set()
+    for event in events:
+        if event.kind in TIMEOUT_KINDS:
+            seat = event.seat if event.seat is not None else event.data.get("seat")
+            if isinstance(seat, int):
+                seats.add(seat)
+    return seats
 
 
 class Announcer:
@@ -53,29 +74,48 @@ class Announcer:
         # and the text it should show next (the latest wins while an edit waits on Discord).
         self.lines: dict[int, int] = {}
         self._latest: dict[int, str] = {}
+        # Table id -> user id -> the round (the table's epoch) they were last pinged in.
+        self._pinged: dict[int, dict[int, object]] = {}
 
     def forget(self, table_id: int) -> None:
         self.lines.pop(table_id, None)
         self._latest.pop(table_id, None)
+        self._pinged.pop(table_id, None)
+
+    def count_timeouts(self, table: Table, events: list[Event]) -> set[int]:
+        """Note the seats the referee has just acted for (two in a row: away); returns them."""
+        seats = timed_out(events)
+        for seat in seats:
+            table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
+        return seats
 
     def to_ping(
-        self, table: Table, announcement: Announcement, already: set[int]
+        self, table: Table, announcement: Announcement, already: set[int], skip: Collection[int] = ()
     ) -> tuple[list[int], list[int]]:
         """(the people the line is for, those to notify): from its seats, people only; not
-        someone pinged in this change already, not someone who acted within the last minute."""
+        someone pinged in this change or this round already, not someone who acted within the
+        last minute, not a seat in ``skip`` (the referee just acted for it), nor one away."""
         now = self.scheduler.now()
         people: list[int] = []
+        quiet: set[int] = set()
+        away = set(table.away())
         for seat in announcement.seats:
             info = table.seats[seat] if 0 <= seat < len(table.seats) else None
             if info is not None and not info.is_computer and info.user_id is not None:
                 people.append(info.user_id)
+                if seat in skip or seat in away:
+                    quiet.add(info.user_id)
         people = list(dict.fromkeys(people))
+        pinged = self._pinged.setdefault(table.id, {})
         ping = []
         for user_id in people:
             active = table.active_at.get(user_id)
-            if user_id in already or (active is not None and now - active < ACTIVE):
+            if user_id in already or user_id in quiet or (active is not None and now - active < ACTIVE):
                 continue
+            if table.epoch is not None and user_id in pinged and pinged[user_id] == table.epoch:
+                continue  # told this round already: the line is edited in place instead
             ping.append(user_id)
+            pinged[user_id] = table.epoch
         return people, ping
 
     @staticmethod
@@ -92,13 +132,22 @@ class Announcer:
         def keep(message: discord.Message) -> None:
             self.lines[table.id] = message.id
 
+        def replace(message: discord.Message) -> None:
+            """A new turn line that pings: the one before it is out of date, and goes, so the
+            channel keeps one turn line (a slow player's turns once made a wall of them)."""
+            previous = self.lines.get(table.id)
+            keep(message)
+            if previous is not None and previous != message.id:
+                delete = partial(self.messages.delete_line, table.id, table.channel_id, previous)
+                self.messages.effects.book(f"unline{table.id}:{previous}", delete)
+
         if announcement.seats and not people:
             return  # for computers only: they need no telling
         with speaking(table.language):  # posted where the channel reads it
             text = self.line(announcement, people)
         if ping or not people:
             due = partial(self.still_due, table.id, tuple(announcement.seats)) if people else None
-            await self.messages.say(table, text, only(ping), keep if people else None, due)
+            await self.messages.say(table, text, only(ping), replace if people else None, due)
             return
         if self.lines.get(table.id) is not None:
             if self.messages.budget.wait(table.channel_id, self.scheduler.now()) > 0:

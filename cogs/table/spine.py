@@ -349,6 +349,8 @@ class Spine:
         )
         if actor_id is not None:
             table.active_at[actor_id] = self.scheduler.now()
+            if seat is not None:
+                table.timeouts.pop(seat, None)  # they act: no longer away (cogs/table/pings.py)
         self.after_change(table, events)
         return events
 
@@ -412,11 +414,12 @@ class Spine:
                     embed = ui.round_embed(table, event)
                     if embed is not None:
                         self.messages.spawn(self.messages.post(table, embed))
+            timed = self.announcer.count_timeouts(table, events)
             announce = getattr(ui, "announcements", None)
             if announce is not None and table.status == "playing":
                 pinged: set[int] = set()
                 for announcement in announce(table, events):
-                    people, ping = self.announcer.to_ping(table, announcement, pinged)
+                    people, ping = self.announcer.to_ping(table, announcement, pinged, timed)
                     pinged.update(ping)
                     self.messages.spawn(self.announcer.announce(table, announcement, people, ping))
         if table.status == "finished":

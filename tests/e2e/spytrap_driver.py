@@ -57,7 +57,7 @@ class Spy:
         view = table.state.view(None)
         if view["phase"] == "over" or not view["active"][self.seat]:
             return False
-        if view["prompt"] is None and self.seat in (view["to_bid"], view["drawer"]):
+        if view["prompt"] is None and view["phase"] == "draw" and self.seat == view["drawer"]:
             public = [
                 b
                 for b in buttons(self.channel.history()[0])
@@ -66,8 +66,11 @@ class Spy:
             if public:
                 await self.actor.click(self.channel.history()[0], custom_id=public[0]["custom_id"])
                 return True
-        mine = (view["prompt"] or {}).get("seat") == self.seat or (
-            view["phase"] == "pile" and not view["piles_done"][self.seat]
+        # Bids are made in the bidder's panel (its select and Pass), as are decisions and piles.
+        mine = (
+            (view["prompt"] or {}).get("seat") == self.seat
+            or (view["phase"] == "pile" and not view["piles_done"][self.seat])
+            or (view["phase"] == "bid" and view["prompt"] is None and view["to_bid"] == self.seat)
         )
         if not mine:
             return False

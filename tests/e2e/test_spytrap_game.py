@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from cogs.table.pings import ACTIVE
+from cogs.table.model import AWAY_AFTER
+from cogs.table.pings import ACTIVE, timed_out
 from db.models import ActionRow, Game
 from rules.spytrap import COUNTRIES
 from tests.e2e.secrecy import Audit
 from tests.e2e.simhelpers import answer_text, buttons, emit_click, message_text, reply_text
-from tests.e2e.spytrap_driver import Spy, is_over, play_to_end
+from tests.e2e.spytrap_driver import Spy, is_over, play_to_end, selects
 
 
 async def open_spytrap(env: Any, bot: Any, *, seed: int = 11, cpu: str = "sharp", max_rounds: int = 6):
@@ -189,7 +190,9 @@ async def test_rules_and_refusals(simcord_env, simcord_bot):
     r = await spies[0].actor.click(quick.response, label="Full rules")
     text = reply_text(r)
     assert "House rulings" in text and "Immunity" in text
-    # Bidding out of turn from the public buttons is refused and changes nothing.
+    # Bids are made in one place, the bidder's own panel: the table message offers no Bid or
+    # Pass to everyone (issue 33; on main it did, and refused all but the bidder), and another
+    # spy's panel offers no bid.
     for _ in range(50):
         if table.state.view(None)["phase"] == "bid":
             break
@@ -198,13 +201,15 @@ async def test_rules_and_refusals(simcord_env, simcord_bot):
         await env.advance_time(1)
     view = table.state.view(None)
     assert view["phase"] == "bid"
+    await env.advance_time(2)  # the table's coalesced redraw
+    public = [b.get("label") or "" for b in buttons(channel.history()[0])]
+    assert not [label for label in public if label == "Pass" or label.startswith("Bid")], public
     not_turn = next(s for s in spies if s.seat != view["to_bid"])
-    before = table.version
-    r = await not_turn.actor.click(
-        channel.history()[0],
-        label=[b for b in ("Pass", f"Bid {view['min_bid']}") if b in message_text(channel.history()[0])][-1],
-    )
-    assert r.ephemeral and table.version == before
+    await not_turn.open_panel()
+    assert not selects(not_turn.panel) and "Pass" not in [b.get("label") for b in buttons(not_turn.panel)]
+    bidder = next(s for s in spies if s.seat == view["to_bid"])
+    await bidder.open_panel()
+    assert any(menu["custom_id"].endswith(":bid-") for menu in selects(bidder.panel)), selects(bidder.panel)
     assert COUNTRIES[0]  # the countries are the engine's
 
 
@@ -227,11 +232,15 @@ async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord
     within the last minute (they are at the table already; the announcement line is edited in
     place instead). Counted from what went over the wire (allowed_mentions), not from message
     text. Seen to fail against the old announcements(), which pinged prompts only, and against a
-    policy that ignores activity (every turn notified)."""
+    policy that ignores activity (every turn notified).
+
+    Issue 33: at most one ping per person per round (a later turn in the round edits the line in
+    place), none for a turn the referee's timeout gave them, none while they are away (out of
+    time twice in a row); on main a person got one per bid turn, several in a round."""
     env = simcord_env
     turns: list[tuple[int, tuple[str, int] | None, dict[int, bool]]] = []
 
-    def record(table: Any, _events: Any) -> None:
+    def record(table: Any, events: Any) -> None:
         view = table.state.view(None)
         now = simcord_bot.scheduler.now()
         active = {
@@ -240,6 +249,11 @@ async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord
             and now - seen < ACTIVE
             for s in table.seats
         }
+        # Quiet as if active: a seat the referee just acted for, or one away after this change.
+        timed = timed_out(events)
+        for s in table.seats:
+            if s.seat in timed or table.timeouts.get(s.seat, 0) + (s.seat in timed) >= AWAY_AFTER:
+                active[s.seat] = True
         turns.append((view["round"], _turn_of(view), active))
 
     simcord_bot.referee.on_change.append(record)
@@ -258,6 +272,7 @@ async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord
     expected: dict[tuple[int, str], int] = {}
     previous: tuple[str, int] | None = None
     drew: set[tuple[int, int]] = set()
+    told: set[tuple[int, int]] = set()  # (round, seat) pinged: once a round at most
     new_turns = 0
     for round_number, turn, active in turns:
         new = turn is not None and (previous is None or previous[1] != turn[1])
@@ -266,7 +281,8 @@ async def test_each_bid_turn_decision_and_draw_of_a_person_gets_one_ping(simcord
             drew.add((round_number, turn[1]))
         if new and turn is not None and turn[1] in (0, 1):
             new_turns += 1
-            if not active[turn[1]]:
+            if not active[turn[1]] and (round_number, turn[1]) not in told:
+                told.add((round_number, turn[1]))
                 key = (turn[1], turn[0])
                 expected[key] = expected.get(key, 0) + 1
         previous = turn

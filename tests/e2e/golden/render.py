@@ -296,6 +296,7 @@ class Replay:
         spine.messages.spawn = run  # type: ignore[method-assign, assignment]
         spine.messages._queue = self._queue  # type: ignore[method-assign]
         spine.messages.edit_line = self._edit_line  # type: ignore[method-assign]
+        spine.messages.delete_line = self._delete_line  # type: ignore[method-assign]
         spine.messages.request = lambda table: None  # type: ignore[method-assign]  # drawn at samples
         spine.computers.plan = lambda table: None  # type: ignore[method-assign]  # the recording plays
         self.referee.lifecycle.new_seed = lambda: case.seed
@@ -323,6 +324,10 @@ class Replay:
         """TableMessages.edit_line: the announcement line edited in place."""
         self.keep("line-edit", message_edit(content=text, allowed_mentions=NOBODY))
         return True
+
+    async def _delete_line(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """TableMessages.delete_line: a turn line a newer, pinging one replaced."""
+        self.keep("line-delete", {"message_id": message_id})
 
     def on_change(self, table: Table, events: list[Event]) -> None:
         """Every change's events, as the lines the table logs (the start's opening ones too)."""
