@@ -154,11 +154,15 @@ class Effects:
             tries = self._tries[key] = self._tries.get(key, 0) + 1
             wait = min(RETRY_FIRST * 2 ** (tries - 1), RETRY_MAX)
             asked = error.retry_after if isinstance(error, TryLater) else retry_after(error)
-            if asked is not None:
-                wait = max(wait, min(asked, RETRY_AFTER_MAX))
-                if is_global(error):
-                    self._pause(min(asked, RETRY_AFTER_MAX))
-            wait *= random.uniform(1.0, 1.25)  # tables that failed together don't retry in step
+            if asked is not None and is_global(error):
+                # Every effect waits for the pause; this one goes with them, spread over the
+                # second after it like the rest (not up to a quarter of the wait later).
+                self._pause(min(asked, RETRY_AFTER_MAX))
+                wait = self.paused() + random.uniform(0.0, 1.0)
+            else:
+                if asked is not None:
+                    wait = max(wait, min(asked, RETRY_AFTER_MAX))
+                wait *= random.uniform(1.0, 1.25)  # tables that failed together don't retry in step
             if tries == 1:
                 log.info("%s: Discord said try later (%s); retrying with backoff", key, error)
             self.scheduler.after(key, wait, partial(self._attempt, key, job))
