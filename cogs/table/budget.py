@@ -218,8 +218,9 @@ class GlobalBudget:
         return max(self.rate * 0.2, self.rate - others)
 
     def redraw_spacing(self, tables: int, least: float) -> float:
-        """Seconds between one table's redraws so that ``tables`` changing tables fit what is
-        left of the budget (at least ``least``; four times that while shedding)."""
+        """Seconds between one table's redraws so that ``tables`` tables that changed within the
+        last ``least`` seconds fit what is left of the budget, each redrawn once a spacing (at
+        least ``least``; four times that while shedding)."""
         spacing = max(least, tables / self.redraw_capacity())
         return spacing * 4 if self.shedding() else spacing
 
