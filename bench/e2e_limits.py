@@ -201,6 +201,7 @@ def run(
     progress: Callable[[str], None],
     runs: int = 1,
     dm_tables: int = 0,
+    drain: float = DRAIN_S,
 ) -> dict[str, Any]:
     from bench.e2e import DM_DRIVER, scenario
 
@@ -212,7 +213,7 @@ def run(
         attempts = []
         for attempt in range(runs):
             progress(f"e2e with rate limits: {label} tables, run {attempt + 1}/{runs}")
-            limits = Limits(small=small)
+            limits = Limits(small=small, drain=drain)
             try:
                 result = asyncio.run(
                     scenario(

@@ -16,7 +16,7 @@ from bench.ratelimits import Discord, route_of
 from cogs.table.budget import PRIORITY, BudgetedSession, GlobalBudget, Priority, exempt, priority_of
 
 
-async def test_takes_go_out_at_the_budgets_pace():
+async def test_takes_go_out_at_the_budgets_pace() -> None:
     budget = GlobalBudget(rate=50.0, burst=1.0)
     started = time.monotonic()
     for _ in range(11):
@@ -27,7 +27,7 @@ async def test_takes_go_out_at_the_budgets_pace():
     assert budget.taken == 11 and budget.waited >= 9
 
 
-async def test_what_waits_is_served_by_value():
+async def test_what_waits_is_served_by_value() -> None:
     budget = GlobalBudget(rate=20.0, burst=1.0)
     await budget.take()  # the bucket is empty now
     served: list[str] = []
@@ -45,7 +45,7 @@ async def test_what_waits_is_served_by_value():
     assert served == ["click", "post", "redraw"]
 
 
-async def test_a_global_429_holds_the_bucket_until_its_retry_after():
+async def test_a_global_429_holds_the_bucket_until_its_retry_after() -> None:
     """discord.py's own retries after a global 429 each take a token: after the wait they go out
     at the budget's pace, one at a time, not together (no herd)."""
     budget = GlobalBudget(rate=40.0, burst=4.0)
@@ -64,7 +64,7 @@ async def test_a_global_429_holds_the_bucket_until_its_retry_after():
     assert all(g >= 0.015 for g in gaps), f"spaced at the budget's pace, not a herd: {gaps}"
 
 
-async def test_the_session_hook_takes_a_token_per_try_and_sees_every_answer():
+async def test_the_session_hook_takes_a_token_per_try_and_sees_every_answer() -> None:
     class Answer:
         def __init__(self, status: int, headers: dict[str, str]) -> None:
             self.status, self.headers = status, headers
@@ -100,7 +100,7 @@ async def test_the_session_hook_takes_a_token_per_try_and_sees_every_answer():
     assert budget.invalid() == 1
 
 
-def test_priorities_and_exemptions():
+def test_priorities_and_exemptions() -> None:
     assert priority_of("render12") is Priority.REDRAW
     assert priority_of("posts12") is Priority.POST and priority_of("line12") is Priority.POST
     assert PRIORITY.get() is Priority.CLICK
@@ -109,7 +109,7 @@ def test_priorities_and_exemptions():
     assert not exempt("/api/v10/channels/1/messages")
 
 
-def test_processes_share_the_limit_by_their_shards():
+def test_processes_share_the_limit_by_their_shards() -> None:
     whole = GlobalBudget.for_shards(50, (0, 1, 2, 3), 4)
     half = GlobalBudget.for_shards(50, (0, 1), 4)
     assert whole.rate + whole.burst == pytest.approx(50)
@@ -120,7 +120,7 @@ def test_processes_share_the_limit_by_their_shards():
     assert half.rate + half.burst == pytest.approx(37.5)
 
 
-def test_shedding_starts_well_before_the_ban():
+def test_shedding_starts_well_before_the_ban() -> None:
     budget = GlobalBudget.for_shards(50, (0,), 2)
     assert budget.shed_at() <= 10_000 * 0.25 / 2
     for _ in range(int(budget.shed_at())):
@@ -129,7 +129,7 @@ def test_shedding_starts_well_before_the_ban():
     assert budget.redraw_spacing(1, 1.5) == pytest.approx(6.0), "redraws spaced four times wider"
 
 
-def test_two_processes_with_their_shares_stay_under_one_global_window():
+def test_two_processes_with_their_shares_stay_under_one_global_window() -> None:
     """Two processes, each with half the shards, each at full demand: Discord's one window for
     the token never holds more than 50 calls in a second. Driven on a stepped clock."""
     now = [0.0]
@@ -149,7 +149,7 @@ def test_two_processes_with_their_shares_stay_under_one_global_window():
     assert len(statuses) >= 440, "and the budget is used, not wasted"
 
 
-def test_the_layer_keeps_discords_limits():
+def test_the_layer_keeps_discords_limits() -> None:
     now = [100.0]
     side = Discord(lambda: now[0])
     answers = [side.ask("PATCH", "/channels/7000001/messages/8000001") for _ in range(6)]
