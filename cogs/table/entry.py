@@ -262,8 +262,33 @@ class Entry:
                 interaction, T.gettext("That table has ended, so this panel no longer does anything.")
             )
             return
+        if interaction.guild_id is None and not await self._member_first(interaction, table):
+            return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
+
+    async def _member_first(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        """A DM click whose membership is not known fresh: answer the click first (deferred: the
+        panel is edited through its token afterwards), then ask Discord, outside the table's
+        lock. The member route has a rate limit of its own; waiting on it must neither leave the
+        click unanswered past Discord's 3 seconds nor hold the other players' clicks up. False
+        if the click was refused (and told so)."""
+        if self._member_fresh(table, interaction.user):
+            return True
+        try:
+            await interaction.response.defer()
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not defer a DM click: %s", error)
+        try:
+            await self._require_member(table, interaction.user)
+        except Refusal as refusal:
+            await reply(interaction, str(refusal))
+            return False
+        return True
+
+    def _member_fresh(self, table: Table, user: discord.abc.User) -> bool:
+        seen = self._members.get((table.guild_id, user.id))
+        return seen is not None and self.spine.scheduler.now() - seen < MEMBER_CHECK_TTL
 
     async def _foreign_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -286,6 +311,8 @@ class Entry:
         table.foreign = True
         self.spine.track_epoch(table)
         before = table.version
+        if not await self._member_first(interaction, table):
+            return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
         if table.version != before:
@@ -331,9 +358,8 @@ class Entry:
         if Discord can't say, the click is refused and nothing changes."""
         key = (table.guild_id, user.id)
         now = self.spine.scheduler.now()
-        seen = self._members.get(key)
-        if seen is not None and now - seen < MEMBER_CHECK_TTL:
-            return
+        if self._member_fresh(table, user):
+            return  # asked just now (``_member_first``, before the lock): nothing to wait on here
         guild = self.spine.bot.get_guild(table.guild_id)
         try:
             if guild is not None:

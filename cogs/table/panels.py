@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.common import NOBODY, reply
+from cogs.table.common import NOBODY, edit_answer, reply
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
@@ -295,8 +295,8 @@ class Panels:
         held = previous.held if previous is not None else None
 
         async def edit_clicked(attachments: list[Attachment]) -> Any:
-            return await interaction.response.edit_message(
-                **panel_message(drawing, attachments), allowed_mentions=NOBODY
+            return await edit_answer(
+                interaction, **panel_message(drawing, attachments), allowed_mentions=NOBODY
             )
 
         try:
@@ -356,7 +356,7 @@ class Panels:
         drawing = over_drawing(T.gettext("That was the last play. See the table for the results."))
         try:
             if edit:
-                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
+                await edit_answer(interaction, **panel_message(drawing), allowed_mentions=NOBODY)
             else:
                 await interaction.response.send_message(
                     view=drawing.layout.view, ephemeral=True, allowed_mentions=NOBODY
