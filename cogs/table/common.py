@@ -104,6 +104,16 @@ async def edit_answer(interaction: discord.Interaction[Any], **fields: Any) -> A
     return await interaction.response.edit_message(**fields)
 
 
+async def private_answer(interaction: discord.Interaction[Any], **fields: Any) -> Any:
+    """A click's private answer: sent now, or, when the click was answered first (deferred,
+    "thinking"), put in place of that placeholder (a follow-up would leave it thinking)."""
+    if interaction.response.is_done():
+        if "files" in fields:
+            fields["attachments"] = fields.pop("files")
+        return await interaction.edit_original_response(**fields)
+    return await interaction.response.send_message(ephemeral=True, **fields)
+
+
 def display_name(user: discord.abc.User) -> str:
     return user.display_name[:100]
 

@@ -89,8 +89,32 @@ class Entry:
                 else T.gettext("That table has ended, so its buttons no longer do anything."),
             )
             return
+        if verb == "dm" and table.status != "lobby":
+            await self._guarded(interaction, self._hand_by_dm(interaction, table), table)
+            return
         async with table.lock:
             await self._guarded(interaction, self._table_button(interaction, table, verb, arg), table)
+
+    async def _hand_by_dm(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """ "Hand by DM": checked under the table's lock, then answered (deferred) at once; the DM
+        is opened and sent outside the lock (``Panels.send_dm``), as those routes have rate
+        limits of their own that neither this click nor the table's others may wait on."""
+        async with table.lock:
+            if interaction.channel_id != table.channel_id and not on_thread_line(interaction, table, "dm"):
+                raise Refusal(T.gettext("That button belongs to a table in another channel."))
+            if table.status != "playing" or table.state is None:
+                raise Refusal(T.gettext("This game is over."))
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not defer Hand by DM: %s", error)
+        if await self.spine.panels.send_dm(interaction, table, seat):
+            async with table.lock:
+                if seat < len(table.seats) and table.seat_of(interaction.user.id) == seat:
+                    table.seats[seat].prefers_dm = True
 
     async def _table_button(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
@@ -110,11 +134,6 @@ class Entry:
             if seat is None:
                 raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
             await self.spine.panels.answer(interaction, table, seat, None, edit=False)
-        elif verb == "dm":
-            if seat is None:
-                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
-            if await self.spine.panels.send_dm(interaction, table, seat):
-                table.seats[seat].prefers_dm = True
         elif verb == "act" and arg:
             # Public buttons any player may press (Next round, a gesture, a bid): they act on the
             # current state, because the table message is redrawn at most once a second.

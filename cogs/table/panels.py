@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.common import NOBODY, edit_answer, reply
+from cogs.table.common import NOBODY, edit_answer, private_answer
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
@@ -303,8 +303,8 @@ class Panels:
             if edit:
                 result = await keeping(edit_clicked, drawing.layout, held, clicked)
             else:
-                result = await interaction.response.send_message(
-                    view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
+                result = await private_answer(
+                    interaction, view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
@@ -366,9 +366,14 @@ class Panels:
 
     async def send_dm(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> bool:
         """The seat's panel by DM. Returns False (after answering with the panel here) when the
-        person's DMs are closed."""
-        await self.prepare(table, seat, None, for_click=True)
-        drawing = self._draw(table, seat, None, None)
+        person's DMs are closed. Called without the table's lock, with the click answered first
+        (deferred): opening a DM and sending to it are bot-token routes with limits of their
+        own, which no other click at the table may wait on. Drawn under the lock (committed
+        state only), sent outside it."""
+        async with table.lock:
+            await self.prepare(table, seat, None, for_click=True)
+            drawing = self._draw(table, seat, None, None)
+            version = table.version
         try:
             message = await interaction.user.send(
                 view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
@@ -385,12 +390,21 @@ class Panels:
                 note = T.gettext(
                     "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
                 )
-            await self.answer(interaction, table, seat, note, edit=False)
+            async with table.lock:
+                await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
-        panel = OpenPanel(None, message, now, table.version, now, None, shown(drawing))
+        # Stamped with the version it shows, so its buttons mean what it shows.
+        panel = OpenPanel(None, message, now, version, now, None, shown(drawing))
         panel.held = Held.after(message, drawing.layout)
-        self._keep(table.id, seat, panel)
-        await reply(interaction, T.gettext("I sent your hand to your DMs. Its buttons work from there."))
+        async with table.lock:
+            self._keep(table.id, seat, panel)
+            if table.version != version:
+                self.refresh(table)  # it moved on while the DM went out
+        text = T.gettext("I sent your hand to your DMs. Its buttons work from there.")
+        try:
+            await private_answer(interaction, content=text, allowed_mentions=NOBODY)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not answer Hand by DM: %s", error)
         return True
