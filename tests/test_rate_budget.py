@@ -169,3 +169,18 @@ def test_the_layer_keeps_discords_limits() -> None:
         "/channels/{id}/messages/{id}",
         "123456",
     )
+
+
+def test_the_setting_for_a_higher_grant(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import Settings, create_bot
+
+    monkeypatch.setenv("DISCORD_GLOBAL_LIMIT", "200")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "0,1")
+    settings = Settings.from_env()
+    assert settings.global_limit == 200
+    bot = create_bot(settings)
+    assert bot.global_budget.rate == pytest.approx(200 * 0.5 * 0.9)
+    monkeypatch.setenv("DISCORD_GLOBAL_LIMIT", "lots")
+    with pytest.raises(SystemExit, match="DISCORD_GLOBAL_LIMIT"):
+        Settings.from_env()
