@@ -164,6 +164,7 @@ def _positive_float(name: str, raw: str) -> float:
 # collection grows by at most these objects.
 YOUNG_COLLECTION = 10_000
 BUDGET_LINE = 60.0  # seconds between the global budget's log lines
+BUDGET_KEY = "budget line"  # text: a scheduler key
 
 
 class RefereeBot(commands.Bot):
@@ -204,7 +205,7 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         install(self.http, self.global_budget)  # after login, which made discord.py's session
-        self.scheduler.after("budget line", BUDGET_LINE, self._budget_line)
+        self.scheduler.after(BUDGET_KEY, BUDGET_LINE, self._budget_line)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         # Slash commands' names and descriptions in every language the catalogs hold. While English
         # is the only one there is nothing to add, and Discord gets the commands as before (a
@@ -259,7 +260,7 @@ class RefereeBot(commands.Bot):
         """The global budget's figures in the log once a minute: requests, waits, global 429s
         and the invalid answers that count towards Discord's ban."""
         log.info("%s", self.global_budget.line())
-        self.scheduler.after("budget line", BUDGET_LINE, self._budget_line)
+        self.scheduler.after(BUDGET_KEY, BUDGET_LINE, self._budget_line)
 
     async def _watch_changes(self) -> None:
         """Keep the change feed listening (it reopens itself with backoff and catches up)."""

@@ -227,6 +227,7 @@ class GlobalBudget:
     def line(self) -> str:
         """The metrics line (logged every minute)."""
         return (
+            # text: for the operator (the log)
             f"global budget: {self.rate:.1f}/s (share {self.share:.2f} of {self.limit:g}/s);"
             f" {self.taken} calls, {self.waited} waited, {self.backlog()} waiting now;"
             f" {self.global_429s} global 429s; {self.invalid()} invalid answers in 10 min"

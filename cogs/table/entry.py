@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -33,27 +33,19 @@ from cogs.table.common import (
     plain,
     reply,
 )
-from cogs.table.failures import Failure, classify
 from cogs.table.layout import LayoutTooLarge
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
+from cogs.table.membership import Membership
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
-from cogs.texts import N_, Texts
+from cogs.texts import Texts
 from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
 
-# A server membership seen this recently is trusted for a DM click without asking Discord again:
-# long enough to spare Discord a call per click in a quick exchange, short enough that someone
-# removed from the server stops playing within seconds.
-MEMBER_CHECK_TTL = timedelta(seconds=10)
-MEMBERSHIP_UNKNOWN = N_(
-    "I couldn't check with Discord that you're still in that server, so nothing changed. "
-    "Try again in a moment."
-)
 # A longer history than a message holds (2,000 characters) is sent as a file.
 HISTORY_MESSAGE_LIMIT = 1900
 
@@ -62,8 +54,8 @@ class Entry:
     def __init__(self, spine: Spine, lifecycle: Lifecycle) -> None:
         self.spine = spine
         self.lifecycle = lifecycle
-        # When each (guild, user) was last seen to be a member, for DM clicks.
-        self._members: dict[tuple[int, int], datetime] = {}
+        # Whether the person behind a DM click is still in the table's server (membership.py).
+        self.members = Membership(spine)
         # When each (table, seat, public button) was last used, for rate-limited public buttons.
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
 
@@ -281,33 +273,10 @@ class Entry:
                 interaction, T.gettext("That table has ended, so this panel no longer does anything.")
             )
             return
-        if interaction.guild_id is None and not await self._member_first(interaction, table):
+        if interaction.guild_id is None and not await self.members.first(interaction, table):
             return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
-
-    async def _member_first(self, interaction: discord.Interaction[Any], table: Table) -> bool:
-        """A DM click whose membership is not known fresh: answer the click first (deferred: the
-        panel is edited through its token afterwards), then ask Discord, outside the table's
-        lock. The member route has a rate limit of its own; waiting on it must neither leave the
-        click unanswered past Discord's 3 seconds nor hold the other players' clicks up. False
-        if the click was refused (and told so)."""
-        if self._member_fresh(table, interaction.user):
-            return True
-        try:
-            await interaction.response.defer()
-        except (discord.HTTPException, OSError) as error:
-            log.info("could not defer a DM click: %s", error)
-        try:
-            await self._require_member(table, interaction.user)
-        except Refusal as refusal:
-            await reply(interaction, str(refusal))
-            return False
-        return True
-
-    def _member_fresh(self, table: Table, user: discord.abc.User) -> bool:
-        seen = self._members.get((table.guild_id, user.id))
-        return seen is not None and self.spine.scheduler.now() - seen < MEMBER_CHECK_TTL
 
     async def _foreign_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, action: str
@@ -330,7 +299,7 @@ class Entry:
         table.foreign = True
         self.spine.track_epoch(table)
         before = table.version
-        if not await self._member_first(interaction, table):
+        if not await self.members.first(interaction, table):
             return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
@@ -352,7 +321,7 @@ class Entry:
         if seat is None:
             raise Refusal(T.gettext("You're not playing at this table."))
         if in_dm:
-            await self._require_member(table, interaction.user)
+            await self.members.require(table, interaction.user)
         # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
         # panel button forged onto a public message must never turn that message into a hand.
         own = in_dm or bool(interaction.message is not None and interaction.message.flags.ephemeral)
@@ -370,31 +339,6 @@ class Entry:
                 await self.spine.panels.answer(interaction, table, seat, None, edit=own, nav=action[4:])
             return
         await self._apply_from_click(interaction, table, seat, action, version, panel=own)
-
-    async def _require_member(self, table: Table, user: discord.abc.User) -> None:
-        """A DM click carries no server membership: ask Discord (at most every MEMBER_CHECK_TTL)
-        whether the person is still in the table's server. Only members who hold a seat play;
-        if Discord can't say, the click is refused and nothing changes."""
-        key = (table.guild_id, user.id)
-        now = self.spine.scheduler.now()
-        if self._member_fresh(table, user):
-            return  # asked just now (``_member_first``, before the lock): nothing to wait on here
-        guild = self.spine.bot.get_guild(table.guild_id)
-        try:
-            if guild is not None:
-                await guild.fetch_member(user.id)
-            else:
-                await self.spine.bot.http.get_member(table.guild_id, user.id)
-        except (discord.HTTPException, OSError) as error:
-            failure = classify(error)
-            if failure in (Failure.MEMBER_GONE, Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
-                self._members.pop(key, None)
-                raise Refusal(
-                    T.gettext("You're no longer a member of that server, so you can't play at its table.")
-                ) from None
-            log.info("could not check membership for a DM click: %s", error)
-            raise Refusal(T.gettext(MEMBERSHIP_UNKNOWN)) from None
-        self._members[key] = now
 
     async def _apply_public(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str

@@ -43,7 +43,7 @@ async def test_a_dm_click_is_answered_before_the_membership_check(simcord_env, s
         return await fetch_member(guild, member_id)
 
     monkeypatch.setattr(discord.Guild, "fetch_member", slow_member)
-    bot.referee.entry._members.clear()  # his membership was checked long ago
+    bot.referee.entry.members.seen.clear()  # his membership was checked long ago
     before = table.version
     flight = emit_click(bob.user, dm, move)
     await env.settle()
