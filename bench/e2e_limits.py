@@ -57,8 +57,11 @@ class Limits:
         self.stale: list[float] = []
         self.queued: dict[int, deque[tuple[str, float]]] = defaultdict(deque)  # channel -> posts
         self.latency: dict[str, list[float]] = defaultdict(list)
-        self.late_answers = 0
+        self.late_answers = 0  # clicks first answered more than 3 virtual s after they arrived
+        self.late_handled = 0  # clicks whose handling (after a deferred answer) took that long
         self.answers = 0
+        self.answered_at: dict[int, float] = {}
+        self.undo: list[tuple[Any, str, Any]] = []
         self.taken0 = 0
         self.served0 = 0
 
@@ -111,16 +114,32 @@ class Limits:
             return status, headers, body
 
         side.ask = asked  # type: ignore[method-assign]
+        # When each click was first answered (a message, an edit or a deferral): Discord's 3 s.
+        import discord
+
+        response = discord.InteractionResponse
+        for verb in ("defer", "send_message", "edit_message"):
+            original_verb = getattr(response, verb)
+
+            async def answer(this: Any, *args: Any, _verb: Any = original_verb, **kw: Any) -> Any:
+                self.answered_at.setdefault(this._parent.id, self.clock())
+                return await _verb(this, *args, **kw)
+
+            self.undo.append((response, verb, original_verb))
+            setattr(response, verb, answer)
         for name in ("on_table_button", "on_action_button"):
             handler = getattr(bot.referee, name)
 
             async def timed(interaction: Any, *args: Any, _handler: Any = handler) -> None:
                 started = self.clock()
                 await _handler(interaction, *args)
+                answered = self.answered_at.pop(interaction.id, self.clock())
                 if self.play_at:
                     self.answers += 1
-                    if self.clock() - started > 3.0:
+                    if answered - started > 3.0:
                         self.late_answers += 1
+                    if self.clock() - started > 3.0:
+                        self.late_handled += 1
 
             setattr(bot.referee, name, timed)
 
@@ -148,6 +167,9 @@ class Limits:
 
     def report(self, bot: Any) -> dict[str, Any]:
         assert self.discord is not None
+        for owner, name, original in reversed(self.undo):
+            setattr(owner, name, original)
+        self.undo.clear()
         seconds = self.play_end - self.play_at
         live = bot.referee.spine.tables
         # After the drain a change still not drawn belongs to a table that still plays and
@@ -173,6 +195,7 @@ class Limits:
             "ping_latency": _s(self.latency.get("ping", [])),
             "answers": self.answers,
             "answers_over_3s": self.late_answers,
+            "handled_over_3s": self.late_handled,
             "lost_draws": lost_draws,
             "lost_posts": lost_posts,
             "budget_line": self.budget.line(),
@@ -309,12 +332,16 @@ def tables(result: dict[str, Any]) -> list[Table]:
             fmt_spread(s["limits.answers_over_3s"], 0),
             str(lost),
         )
-        t.notes.append(f"{size}: budget {first['limits']['budget_line']}")
+        t.notes.append(
+            f"{size}: clicks whose handling (after their answer) took over 3 virtual s:"
+            f" {first['limits'].get('handled_over_3s')}; budget {first['limits']['budget_line']}"
+        )
     t.notes.append(
         "wanted = bot-token calls taken from the bot's global budget per virtual s (waiting included),"
         " served = let through by the layer; max in 1 s = most served in any 1-second window (Discord's"
         " global limit: 50); stale = from a committed change to the table message showing it; post/ping ="
-        " from queued to served; answers >3 s = clicks answered more than 3 virtual s after they arrived;"
+        " from queued to served; answers >3 s = clicks first answered (a message, an edit or a deferral)"
+        " more than 3 virtual s after they arrived;"
         f" lost = changes never drawn and posts never served after a {DRAIN_S:.0f} s drain"
     )
     return [t]
