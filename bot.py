@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
+from cogs.table.budget import DEFAULT_LIMIT, GlobalBudget, install
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
 from cogs.table.common import NOBODY, escape
 from cogs.table.failures import invite_url
@@ -86,6 +87,9 @@ class Settings:
     shard_ids: tuple[int, ...] = (0,)
     # Who this process is when it claims shards (shown to a second process that is refused).
     instance: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    # Requests per second Discord allows this bot's token across every route: 50 unless Discord
+    # granted more (DISCORD_GLOBAL_LIMIT); the processes of the token share it by their shards.
+    global_limit: float = DEFAULT_LIMIT
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -110,6 +114,7 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=log_level,
             computer_speed=_positive_float("COMPUTER_REACTION", os.environ.get("COMPUTER_REACTION", "1.0")),
+            global_limit=_global_limit(os.environ.get("DISCORD_GLOBAL_LIMIT", "")),
         )
 
 
@@ -128,6 +133,17 @@ def _shards(count_text: str, ids_text: str) -> tuple[int, tuple[int, ...]]:
     return count, tuple(sorted(int(p) for p in parts))
 
 
+def _global_limit(raw: str) -> float:
+    raw = raw.strip()
+    try:
+        value = float(raw) if raw else DEFAULT_LIMIT
+    except ValueError:
+        raise SystemExit(f"DISCORD_GLOBAL_LIMIT must be requests per second, like 50, not {raw!r}.") from None
+    if not 1 <= value <= 100_000:
+        raise SystemExit(f"DISCORD_GLOBAL_LIMIT must be between 1 and 100000, not {value:g}.")
+    return value
+
+
 def _positive_float(name: str, raw: str) -> float:
     try:
         value = float(raw or "1.0")
@@ -136,6 +152,10 @@ def _positive_float(name: str, raw: str) -> float:
     if not 0.05 <= value <= 20:
         raise SystemExit(f"{name} must be between 0.05 and 20, not {value}.")
     return value
+
+
+BUDGET_LINE = 60.0  # seconds between the global budget's log lines
+BUDGET_KEY = "budget line"  # text: a scheduler key
 
 
 class RefereeBot(commands.Bot):
@@ -163,6 +183,10 @@ class RefereeBot(commands.Bot):
             self.database, settings.shard_ids, settings.shard_count, settings.instance, self.scheduler.now
         )
         self.changes = ChangeFeed(self.database)
+        # Every bot-token call takes a token from this first (cogs/table/budget.py).
+        self.global_budget = GlobalBudget.for_shards(
+            settings.global_limit, settings.shard_ids, settings.shard_count
+        )
         self.referee.owns = self.ownership.owns
         self.referee.announce_change = self.changes.announce
         # A lost database connection is acted on at once, not at the next beat: the shard locks
@@ -176,6 +200,8 @@ class RefereeBot(commands.Bot):
         self.referee.on_idle = self._on_idle
 
     async def setup_hook(self) -> None:
+        install(self.http, self.global_budget)  # after login, which made discord.py's session
+        self.scheduler.after(BUDGET_KEY, BUDGET_LINE, self._budget_line)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         # Slash commands' names and descriptions in every language the catalogs hold. While English
         # is the only one there is nothing to add, and Discord gets the commands as before (a
@@ -232,6 +258,12 @@ class RefereeBot(commands.Bot):
             self.referee.messages.spawn(self.close())
             return
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+
+    async def _budget_line(self) -> None:
+        """The global budget's figures in the log once a minute: requests, waits, global 429s
+        and the invalid answers that count towards Discord's ban."""
+        log.info("%s", self.global_budget.line())
+        self.scheduler.after(BUDGET_KEY, BUDGET_LINE, self._budget_line)
 
     async def _watch_changes(self) -> None:
         """Keep the change feed listening (it reopens itself with backoff and catches up)."""

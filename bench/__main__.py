@@ -86,6 +86,7 @@ ALL_PARTS: dict[str, Part] = {
             dm_tables=a.dm_tables,
             floor=not a.no_floor,
             cpu_profile=a.cpu_profile / 1000 if a.cpu_profile else None,
+            rate_limits=a.rate_limits,
         ),
     ),
     "stall": Part("stall", lambda a, tmp, m: dict(workdir=tmp, seconds=a.stall_seconds, step=a.step)),
@@ -181,6 +182,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     g.add_argument("--no-floor", action="store_true", help="skip the minimal-bot floor")
     g.add_argument(
+        "--rate-limits",
+        action="store_true",
+        help="run end to end over a Discord-like rate-limit layer (bench/ratelimits.py) at 20,50,100,200"
+        " tables for 20 virtual s each (--e2e-tables/--e2e-seconds change that), plus --dm-tables DM"
+        " tables on small member and DM buckets; reports 429s, requests/s, staleness (bench/e2e_limits.py)",
+    )
+    g.add_argument(
         "--cpu-profile",
         nargs="?",
         type=float,
@@ -258,14 +266,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     q = args.quick
     args.engine_seconds = args.engine_seconds if args.engine_seconds is not None else (1.0 if q else 5.0)
     args.engine_min_games = args.engine_min_games if args.engine_min_games is not None else (1 if q else 3)
-    tables = _ints(args.e2e_tables or ("10,40" if q else "50,200"))
-    seconds = _ints(args.e2e_seconds or ("5,5" if q else "30,15"))
-    every = _ints(args.click_every or "1,2")
+    limits = args.rate_limits
+    tables = _ints(args.e2e_tables or ("10,40" if q else "20,50,100,200" if limits else "50,200"))
+    seconds = _ints(args.e2e_seconds or ("5,5" if q else "20" if limits else "30,15"))
+    every = _ints(args.click_every or ("2" if limits else "1,2"))
     # A shorter list repeats its last value, so "--e2e-seconds 20" applies to every size.
     args.e2e_sizes = [
         (n, seconds[min(i, len(seconds) - 1)], every[min(i, len(every) - 1)]) for i, n in enumerate(tables)
     ]
-    args.runs = args.runs or (2 if q else 3)
+    args.runs = args.runs or (2 if q else 1 if limits else 3)
     args.stall_seconds = args.stall_seconds or (10 if q else 30)
     args.dm_tables = (10 if q else 20) if args.dm_tables is None else args.dm_tables
     args.resume_sizes = _ints(args.resume_tables or ("50,200" if q else "100,1000"))

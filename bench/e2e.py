@@ -475,13 +475,15 @@ async def scenario(
     guild_ids: Sequence[int] = (),
     before_play: Callable[[], Awaitable[None]] | None = None,
     raw_clicks: bool = False,
+    extra: Any = None,
 ) -> dict[str, Any]:
     """One scenario. By default a fresh SQLite file (``database``), one process with every shard,
     one guild. The two-process bench (bench/shards2.py) passes ``url`` (a database its caller has
     migrated), ``shards`` (SHARD_COUNT and this process's SHARD_IDS), ``guild_ids`` (guilds on
     those shards; tables go round them) and ``before_play`` (awaited once every table is open,
     so that processes start their play phases together); ``raw_clicks`` keeps every committed
-    click's time, so several processes' p99 can be taken over all their clicks."""
+    click's time, so several processes' p99 can be taken over all their clicks. ``extra``
+    (bench/e2e_limits.py's ``Limits``) puts the rate-limit layer under the bot and adds its figures."""
     import simcord
 
     from bot import Settings, create_bot
@@ -512,6 +514,8 @@ async def scenario(
     try:
         async with simcord.run(bot, settle_timeout=settle_timeout, check_errors=False) as env:
             probe = instrument(bot, env)
+            if extra is not None:
+                extra.attach(bot, env)
             available = [k for k in games if k in bot.referee.uis]
             skipped = [k for k in games if k not in bot.referee.uis]
             if not available:
@@ -609,6 +613,8 @@ async def scenario(
             quiet0, thaws0 = len(bot.collector.pauses), len(bot.collector.thaws)
             if before_play is not None:
                 await before_play()
+            if extra is not None:
+                extra.play_started()
             play0 = time.perf_counter()
             play_at, cpu0 = time.time(), time.process_time()
             for r in range(rounds):
@@ -799,6 +805,9 @@ async def scenario(
             }
             if profile is not None:
                 result["cpu_profile"] = profile
+            if extra is not None:
+                await extra.drain(env)
+                result["limits"] = extra.report(bot)
     finally:
         for step_back in reversed(undo):
             step_back()
@@ -1053,6 +1062,7 @@ def run(
     dm_tables: int = 0,
     floor: bool = True,
     cpu_profile: float | None = None,
+    rate_limits: bool = False,
 ) -> dict[str, Any]:
     """Each size ``runs`` times; the largest size's runs also measure the floor right after each
     run (same machine, same moment), and a scenario of ``dm_tables`` four-person tables with one
@@ -1060,6 +1070,13 @@ def run(
     seconds) samples the event loop's stack during each play phase (bench/cpu.py)."""
     from bench import floor as floor_bench
 
+    if rate_limits:  # over the Discord-like layer: its own figures (bench/e2e_limits.py)
+        from bench import e2e_limits
+
+        return e2e_limits.run(
+            workdir=workdir, sizes=sizes, burst=burst, step=step, games=games,
+            settle_timeout=settle_timeout, progress=progress, runs=runs, dm_tables=dm_tables,
+        )  # fmt: skip
     out: dict[str, Any] = {}
     plans: list[tuple[str, int, int, int, GameDriver | None]] = [
         (str(n), n, rounds, every, None) for n, rounds, every in sizes
@@ -1121,6 +1138,10 @@ def run(
 
 
 def tables(result: dict[str, Any]) -> list[Table]:
+    if "rate_limits" in result:
+        from bench import e2e_limits
+
+        return e2e_limits.tables(result)
     t = Table(
         "End to end: the real bot in SimCord (play phase) — median [min–max] over the runs",
         ["tables", "committed p50", "committed p99", "bot's own p99", "refused p99", "floor p99", "×floor",

@@ -23,6 +23,8 @@ imports it back):
   (private panels), ``pings.py`` (whom to ping), ``thread_line.py`` (a thread table's line in its
   parent channel); all of them land through ``effects.py``: the latest state wins, and Discord's
   "try later" is retried with backoff until the effect lands or its target is gone.
+  ``budget.py``: the bot's own global rate budget, which every bot-token call takes a token from
+  before discord.py sends it (results, posts and pings before table redraws).
 - ``drawing.py`` (every drawing, and the ``GameUI`` protocol), ``layout.py`` (a drawing as the
   Components V2 layout that is sent, within Discord's limits; pictures with alt text),
   ``lobby.py`` (seat changes on a draft and the lobby drawing), ``results.py`` (each person's new

@@ -95,6 +95,25 @@ async def reply(interaction: discord.Interaction[Any], text: str) -> None:
         log.info("could not answer interaction: %s", error)
 
 
+async def edit_answer(interaction: discord.Interaction[Any], **fields: Any) -> Any:
+    """Answer a click by editing the message clicked: at once, or through the interaction's
+    token when the click was answered (deferred) first, as a DM click is before it asks Discord
+    anything (cogs/table/entry.py)."""
+    if interaction.response.is_done():
+        return await interaction.edit_original_response(**fields)
+    return await interaction.response.edit_message(**fields)
+
+
+async def private_answer(interaction: discord.Interaction[Any], **fields: Any) -> Any:
+    """A click's private answer: sent now, or, when the click was answered first (deferred,
+    "thinking"), put in place of that placeholder (a follow-up would leave it thinking)."""
+    if interaction.response.is_done():
+        if "files" in fields:
+            fields["attachments"] = fields.pop("files")
+        return await interaction.edit_original_response(**fields)
+    return await interaction.response.send_message(ephemeral=True, **fields)
+
+
 def display_name(user: discord.abc.User) -> str:
     return user.display_name[:100]
 

@@ -31,6 +31,7 @@ from functools import partial
 
 import discord
 
+from cogs.table.budget import PRIORITY, priority_of
 from cogs.table.failures import Failure, classify
 from cogs.table.scheduler import Scheduler
 
@@ -143,6 +144,9 @@ class Effects:
             # the pause, so the effects held back don't all go at its first instant.
             self.scheduler.after(key, left + random.uniform(0.0, 1.0), partial(self._attempt, key, job))
             return
+        # The bot's global budget (cogs/table/budget.py) serves what waits by this: results,
+        # posts and pings before table redraws.
+        priority = PRIORITY.set(priority_of(key))
         try:
             await job()
         except Exception as error:
@@ -169,3 +173,5 @@ class Effects:
         else:
             if self._tries.pop(key, None) is not None:
                 log.info("%s: landed after Discord's trouble", key)
+        finally:
+            PRIORITY.reset(priority)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -33,30 +33,20 @@ from cogs.table.common import (
     plain,
     reply,
 )
-from cogs.table.failures import Failure, classify
 from cogs.table.layout import LayoutTooLarge
 from cogs.table.lifecycle import Lifecycle
 from cogs.table.lobby import Clicker
+from cogs.table.membership import Membership
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.notes import Note, worded
-from cogs.table.sight import CANNOT_SEE, require_sight
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
-from cogs.texts import N_, Texts, speaking
+from cogs.texts import Texts, speaking
 from rules.base import Event, IllegalAction
 
 log = logging.getLogger(__name__)
 T = Texts(__name__)
 
-# A server membership (and sight of the table's channel) seen this recently is trusted for a DM
-# click without asking Discord again: long enough to spare Discord a call per click in a quick
-# exchange, short enough that someone removed from the server or the channel stops playing
-# within seconds.
-MEMBER_CHECK_TTL = timedelta(seconds=10)
-MEMBERSHIP_UNKNOWN = N_(
-    "I couldn't check with Discord that you're still in that server, so nothing changed. "
-    "Try again in a moment."
-)
 # A longer history than a message holds (2,000 characters) is sent as a file.
 HISTORY_MESSAGE_LIMIT = 1900
 
@@ -65,9 +55,8 @@ class Entry:
     def __init__(self, spine: Spine, lifecycle: Lifecycle) -> None:
         self.spine = spine
         self.lifecycle = lifecycle
-        # When each (guild, channel, user) was last seen to be a member who sees the channel,
-        # for DM clicks.
-        self._members: dict[tuple[int, int, int], datetime] = {}
+        # Whether the person behind a DM click is still in the table's server (membership.py).
+        self.members = Membership(spine)
         # When each (table, seat, public button) was last used, for rate-limited public buttons.
         self._public_uses: dict[tuple[int, int, str], datetime] = {}
 
@@ -93,8 +82,32 @@ class Entry:
                 else T.gettext("That table has ended, so its buttons no longer do anything."),
             )
             return
+        if verb == "dm" and table.status != "lobby":
+            await self._guarded(interaction, self._hand_by_dm(interaction, table), table)
+            return
         async with table.lock:
             await self._guarded(interaction, self._table_button(interaction, table, verb, arg), table)
+
+    async def _hand_by_dm(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """ "Hand by DM": checked under the table's lock, then answered (deferred) at once; the DM
+        is opened and sent outside the lock (``Panels.send_dm``), as those routes have rate
+        limits of their own that neither this click nor the table's others may wait on."""
+        async with table.lock:
+            if interaction.channel_id != table.channel_id and not on_thread_line(interaction, table, "dm"):
+                raise Refusal(T.gettext("That button belongs to a table in another channel."))
+            if table.status != "playing" or table.state is None:
+                raise Refusal(T.gettext("This game is over."))
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not defer Hand by DM: %s", error)
+        if await self.spine.panels.send_dm(interaction, table, seat):
+            async with table.lock:
+                if seat < len(table.seats) and table.seat_of(interaction.user.id) == seat:
+                    table.seats[seat].prefers_dm = True
 
     async def _table_button(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str | None
@@ -114,11 +127,6 @@ class Entry:
             if seat is None:
                 raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
             await self.spine.panels.answer(interaction, table, seat, None, edit=False)
-        elif verb == "dm":
-            if seat is None:
-                raise Refusal(T.gettext("You're not playing at this table, so you have no hand here."))
-            if await self.spine.panels.send_dm(interaction, table, seat):
-                table.seats[seat].prefers_dm = True
         elif verb == "act" and arg:
             # Public buttons any player may press (Next round, a gesture, a bid): they act on the
             # current state, because the table message is redrawn at most once a second.
@@ -268,6 +276,8 @@ class Entry:
                 interaction, T.gettext("That table has ended, so this panel no longer does anything.")
             )
             return
+        if interaction.guild_id is None and not await self.members.first(interaction, table):
+            return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
 
@@ -292,6 +302,8 @@ class Entry:
         table.foreign = True
         self.spine.track_epoch(table)
         before = table.version
+        if not await self.members.first(interaction, table):
+            return
         async with table.lock:
             await self._guarded(interaction, self._action_button(interaction, table, version, action), table)
         if table.version != before:
@@ -312,7 +324,7 @@ class Entry:
         if seat is None:
             raise Refusal(T.gettext("You're not playing at this table."))
         if in_dm:
-            await self._require_member(table, interaction.user)
+            await self.members.require(table, interaction.user)
         # Answer by editing only the clicker's own panel (their ephemeral reply or their DM). A
         # panel button forged onto a public message must never turn that message into a hand.
         own = in_dm or bool(interaction.message is not None and interaction.message.flags.ephemeral)
@@ -330,31 +342,6 @@ class Entry:
                 await self.spine.panels.answer(interaction, table, seat, None, edit=own, nav=action[4:])
             return
         await self._apply_from_click(interaction, table, seat, action, version, panel=own)
-
-    async def _require_member(self, table: Table, user: discord.abc.User) -> None:
-        """A DM click carries no server membership and no channel: ask Discord (at most every
-        MEMBER_CHECK_TTL) whether the person is still in the table's server and can still see
-        its channel (cogs/table/sight.py). Only those who hold a seat play; if Discord can't
-        say, the click is refused and nothing changes."""
-        key = (table.guild_id, table.channel_id, user.id)
-        now = self.spine.scheduler.now()
-        seen = self._members.get(key)
-        if seen is not None and now - seen < MEMBER_CHECK_TTL:
-            return
-        self._members.pop(key, None)
-        try:
-            await require_sight(self.spine.bot, table.guild_id, table.channel_id, user.id)
-        except (discord.HTTPException, OSError) as error:
-            failure = classify(error)
-            if failure == Failure.MEMBER_GONE:
-                raise Refusal(
-                    T.gettext("You're no longer a member of that server, so you can't play at its table.")
-                ) from None
-            if failure in (Failure.MESSAGE_GONE, Failure.CHANNEL_GONE):
-                raise Refusal(T.gettext(CANNOT_SEE)) from None
-            log.info("could not check membership for a DM click: %s", error)
-            raise Refusal(T.gettext(MEMBERSHIP_UNKNOWN)) from None
-        self._members[key] = now
 
     async def _apply_public(
         self, interaction: discord.Interaction[Any], table: Table, seat: int, action: str

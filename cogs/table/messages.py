@@ -56,6 +56,10 @@ TABLE_EDIT_SPACING = timedelta(seconds=1.5)
 # Tables that ended keep their last drawing here until it is on Discord (and a little after, for
 # their Rematch button); the oldest are dropped first.
 CLOSED_KEPT = 256
+# The tables that asked for a redraw this recently are the demand on the global budget: each of
+# them wants one edit per TABLE_EDIT_SPACING (a window of 5 s counted tables that had long been
+# drawn and stretched the spacing at 100 tables to a p99 staleness of 3.5 s, the budget unused).
+DEMAND_WINDOW = TABLE_EDIT_SPACING
 
 
 class EditBudget:
@@ -196,6 +200,9 @@ class TableMessages:
         # an edit uploads only those that changed. Forgotten together: on any doubt, both go.
         self._shown: dict[int, Shown] = {}
         self._edited: dict[int, datetime] = {}  # when each table message was last drawn
+        # When each table last asked for a redraw: how many tables share the bot's global budget
+        # (``GlobalBudget.redraw_spacing``) now.
+        self._wanting: dict[int, datetime] = {}
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
         self._too_large: set[int] = set()  # tables whose latest drawing was too large (logged once)
@@ -223,6 +230,7 @@ class TableMessages:
         """Show the latest committed state soon, never exceeding the channel's edit budget."""
         if table.table_message_id is None:
             return
+        self._wanting[table.id] = self.scheduler.now()
         if table.id in self._rendering:
             self._dirty.add(table.id)
             return
@@ -286,8 +294,20 @@ class TableMessages:
         wait = self.budget.wait(table.channel_id, now)
         edited = self._edited.get(table.id)
         if edited is not None and table.status == "playing":
-            wait = max(wait, (edited + TABLE_EDIT_SPACING - now).total_seconds())
+            wait = max(wait, (edited + self._spacing(now) - now).total_seconds())
         return wait
+
+    def _spacing(self, now: datetime) -> timedelta:
+        """TABLE_EDIT_SPACING, stretched when the tables changing now would want more redraws
+        than the bot's global budget has left after posts and pings (cogs/table/budget.py)."""
+        budget = getattr(self.bot, "global_budget", None)
+        if budget is None:
+            return TABLE_EDIT_SPACING
+        cutoff = now - DEMAND_WINDOW
+        for table_id in [t for t, at in self._wanting.items() if at < cutoff]:
+            del self._wanting[table_id]
+        least = TABLE_EDIT_SPACING.total_seconds()
+        return timedelta(seconds=budget.redraw_spacing(len(self._wanting), least))
 
     async def flush(self) -> None:
         """Draw every table whose edit is still booked, now, budget or not (shutting down)."""

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.common import NOBODY, reply
+from cogs.table.common import NOBODY, edit_answer, private_answer
 from cogs.table.effects import Effects, TryLater
 from cogs.table.failures import Failure, classify
 from cogs.table.layout import Attachment, Drawing, Held, LayoutTooLarge
@@ -309,16 +309,16 @@ class Panels:
         held = previous.held if previous is not None else None
 
         async def edit_clicked(attachments: list[Attachment]) -> Any:
-            return await interaction.response.edit_message(
-                **panel_message(drawing, attachments), allowed_mentions=NOBODY
+            return await edit_answer(
+                interaction, **panel_message(drawing, attachments), allowed_mentions=NOBODY
             )
 
         try:
             if edit:
                 result = await keeping(edit_clicked, drawing.layout, held, clicked)
             else:
-                result = await interaction.response.send_message(
-                    view=drawing.layout.view, files=drawing.files(), ephemeral=True, allowed_mentions=NOBODY
+                result = await private_answer(
+                    interaction, view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
                 )
         except (discord.HTTPException, OSError) as error:
             log.info("could not answer a panel click at table %s: %s", table.id, error)
@@ -404,7 +404,7 @@ class Panels:
         drawing = over_drawing(T.gettext("That was the last play. See the table for the results."))
         try:
             if edit:
-                await interaction.response.edit_message(**panel_message(drawing), allowed_mentions=NOBODY)
+                await edit_answer(interaction, **panel_message(drawing), allowed_mentions=NOBODY)
             else:
                 await interaction.response.send_message(
                     view=drawing.layout.view, ephemeral=True, allowed_mentions=NOBODY
@@ -414,9 +414,14 @@ class Panels:
 
     async def send_dm(self, interaction: discord.Interaction[Any], table: Table, seat: int) -> bool:
         """The seat's panel by DM. Returns False (after answering with the panel here) when the
-        person's DMs are closed."""
-        await self.prepare(table, seat, None, for_click=True)
-        drawing = self._draw(table, seat, None, None)
+        person's DMs are closed. Called without the table's lock, with the click answered first
+        (deferred): opening a DM and sending to it are bot-token routes with limits of their
+        own, which no other click at the table may wait on. Drawn under the lock (committed
+        state only), sent outside it."""
+        async with table.lock:
+            await self.prepare(table, seat, None, for_click=True)
+            drawing = self._draw(table, seat, None, None)
+            version = table.version
         try:
             message = await interaction.user.send(
                 view=drawing.layout.view, files=drawing.files(), allowed_mentions=NOBODY
@@ -433,16 +438,25 @@ class Panels:
                 note = T.gettext(
                     "I couldn't DM you (your DMs may be closed), so here is your hand here instead."
                 )
-            await self.answer(interaction, table, seat, note, edit=False)
+            async with table.lock:
+                await self.answer(interaction, table, seat, note, edit=False)
             return False
         now = self.scheduler.now()
         self.dm_budget.spend(message.channel.id, now)
         previous = self.get(table.id, seat)
-        panel = OpenPanel(None, message, now, table.version, now, None, shown(drawing))
+        # Stamped with the version it shows, so its buttons mean what it shows.
+        panel = OpenPanel(None, message, now, version, now, None, shown(drawing))
         panel.held = Held.after(message, drawing.layout)
         panel.message_id = message.id
-        self._keep(table.id, seat, panel)
-        if previous is not None:
-            self.retire(table.id, seat, previous)
-        await reply(interaction, T.gettext("I sent your hand to your DMs. Its buttons work from there."))
+        async with table.lock:
+            self._keep(table.id, seat, panel)
+            if previous is not None:
+                self.retire(table.id, seat, previous)
+            if table.version != version:
+                self.refresh(table)  # it moved on while the DM went out
+        text = T.gettext("I sent your hand to your DMs. Its buttons work from there.")
+        try:
+            await private_answer(interaction, content=text, allowed_mentions=NOBODY)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not answer Hand by DM: %s", error)
         return True
