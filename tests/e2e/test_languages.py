@@ -246,7 +246,10 @@ async def test_settings_and_which_language_wins(simcord_env, simcord_bot, monkey
         stored = {g.channel_id: g.language for g in await session.scalars(select(Game))}
     assert stored[rooms[3].id] == "pl" and stored[rooms[0].id] == "en"
 
-    # `/stats forget` forgets her language too (she has no record here: only the language).
+    # `/stats forget` forgets her language too (she has no record here: only the language). Her
+    # lobbies are closed first: forgetting someone seated waits for their tables to end.
+    for room in rooms:
+        await pia.slash(room, "table stop")
     assert await stored_language(bot, pia.id) == "es"
     asked = await pia.slash(rooms[0], "stats forget")
     assert asked.ephemeral and "/settings my-language" in reply_text(asked)
