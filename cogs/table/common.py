@@ -95,23 +95,29 @@ async def reply(interaction: discord.Interaction[Any], text: str) -> None:
         log.info("could not answer interaction: %s", error)
 
 
-async def edit_answer(interaction: discord.Interaction[Any], **fields: Any) -> Any:
+async def edit_answer(
+    interaction: discord.Interaction[Any], *, allowed_mentions: discord.AllowedMentions, **fields: Any
+) -> Any:
     """Answer a click by editing the message clicked: at once, or through the interaction's
     token when the click was answered (deferred) first, as a DM click is before it asks Discord
-    anything (cogs/table/entry.py)."""
+    anything (cogs/table/entry.py). Whom it may notify is said by every caller."""
     if interaction.response.is_done():
-        return await interaction.edit_original_response(**fields)
-    return await interaction.response.edit_message(**fields)
+        return await interaction.edit_original_response(allowed_mentions=allowed_mentions, **fields)
+    return await interaction.response.edit_message(allowed_mentions=allowed_mentions, **fields)
 
 
-async def private_answer(interaction: discord.Interaction[Any], **fields: Any) -> Any:
+async def private_answer(
+    interaction: discord.Interaction[Any], *, allowed_mentions: discord.AllowedMentions, **fields: Any
+) -> Any:
     """A click's private answer: sent now, or, when the click was answered first (deferred,
     "thinking"), put in place of that placeholder (a follow-up would leave it thinking)."""
     if interaction.response.is_done():
         if "files" in fields:
             fields["attachments"] = fields.pop("files")
-        return await interaction.edit_original_response(**fields)
-    return await interaction.response.send_message(ephemeral=True, **fields)
+        return await interaction.edit_original_response(allowed_mentions=allowed_mentions, **fields)
+    return await interaction.response.send_message(
+        ephemeral=True, allowed_mentions=allowed_mentions, **fields
+    )
 
 
 def display_name(user: discord.abc.User) -> str:

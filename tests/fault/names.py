@@ -244,11 +244,11 @@ def render_lobby(cls: type, key: str, names: list[str]) -> list[Leaf]:
     out.append(("lobby thread line", "markdown", drawing.thread_line(table)))
     last = len(names) - 1
     joined = table.draft()
-    note = lobby.edit(joined, Clicker(1000 + last, names[last], False), "join", None).note()
+    note = lobby.edit(joined, Clicker(1000 + last, names[last], False), "join", None).note
     out += embed_leaves("lobby after join", lobby.embed(joined, note))
     out += item_leaves("lobby after join.items", lobby.items(joined))
     left = joined.draft()
-    note = lobby.edit(left, Clicker(1000, names[0], False), "leave", None).note()
+    note = lobby.edit(left, Clicker(1000, names[0], False), "leave", None).note
     out += embed_leaves("lobby after leave", lobby.embed(left, note))
     cancelled = left.draft()
     heir = cancelled.host_id
