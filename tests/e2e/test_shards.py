@@ -38,7 +38,7 @@ async def simcord_bot(database_url: str) -> Any:
     await bot.database.dispose()
 
 
-async def owned_table(database_url: str, alice_id: int, bob_id: int) -> int:
+async def owned_table(database_url: str, alice_id: int, bob_id: int, channel_id: int = 555) -> int:
     """The table as the owner of shard 0 created and started it."""
     database = Database(database_url)
     store = Store(database)
@@ -46,7 +46,7 @@ async def owned_table(database_url: str, alice_id: int, bob_id: int) -> int:
     game = get_game("zipzap")
     tid = await store.create_table(
         guild_id=GUILD_ON_SHARD_0,
-        channel_id=555,
+        channel_id=channel_id,
         game="zipzap",
         host_id=alice_id,
         options={"seats": 2, "rules": {}},
@@ -74,7 +74,9 @@ async def test_a_dm_click_at_the_non_owner_counts_once_and_the_owner_follows(
     guild = env.create_guild(id=GUILD_ON_SHARD_0)
     alice = guild.add_member(env.create_user("alice")).user
     bob = guild.add_member(env.create_user("bob")).user
-    tid = await owned_table(database_url, alice.id, bob.id)
+    # A channel they can see: a DM click is taken only from someone who sees the table's channel.
+    channel = guild.create_text_channel("game-night")
+    tid = await owned_table(database_url, alice.id, bob.id, channel.id)
 
     owner = create_bot(
         Settings(token=None, database_url=database_url, shard_count=2, shard_ids=(0,), instance="shard-0"),

@@ -170,7 +170,9 @@ def test_zipzap_names_who_went_out_and_the_finished_table_says_who_won() -> None
     result = table.state.result()
     assert result is not None
     winner = NAMES[result.winners[0]]
-    assert "The game is over" in (embed.description or "") and winner in (embed.description or "")
+    # The result is said once, by the last Latest line (the description says who went out).
+    assert "went out in the final round" in (embed.description or "")
+    assert any("The game is over" in line and winner in line for line in reader.lines)
     assert f"{winner} wins with" in " ".join(embed_text(ZipZapUI().final_embed(table))) or any(
         f"{winner} wins with" in line for line in reader.lines
     )
