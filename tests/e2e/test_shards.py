@@ -140,7 +140,9 @@ async def test_after_the_server_ends_every_connection_the_owner_catches_up_on_a_
     guild = env.create_guild(id=GUILD_ON_SHARD_0)
     alice = guild.add_member(env.create_user("alice")).user
     bob = guild.add_member(env.create_user("bob")).user
-    tid = await owned_table(database_url, alice.id, bob.id)
+    # A channel they can see: a DM click is taken only from someone who sees the table's channel.
+    channel = guild.create_text_channel("game-night")
+    tid = await owned_table(database_url, alice.id, bob.id, channel.id)
     owner = create_bot(
         Settings(token=None, database_url=database_url, shard_count=2, shard_ids=(0,), instance="shard-0"),
         sync_commands=False,
