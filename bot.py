@@ -195,7 +195,11 @@ class RefereeBot(commands.Bot):
         self.changes.wake = lambda: self.scheduler.at("changes", self.scheduler.now(), self._watch_changes)
         # The garbage collector's quiet moments: no click being handled, no scheduled job running.
         # Asked at every scheduler tick, and as soon as the last click in flight is answered.
-        self.collector = Collector(busy=lambda: bool(self.referee.handling or self.scheduler.running()))
+        # A whole-heap collection waits for a moment with no game in play here, too.
+        self.collector = Collector(
+            busy=lambda: bool(self.referee.handling or self.scheduler.running()),
+            at_rest=lambda: not any(t.status == "playing" for t in self.referee.tables.values()),
+        )
         self.scheduler.before_tick = self.collector.tick
         self.referee.on_idle = self._on_idle
 

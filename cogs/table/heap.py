@@ -19,9 +19,13 @@ What this does instead (``Collector``):
 - What is frozen is not walked again, and so not freed if it later dies inside a reference
   cycle (refcounting still frees everything else). The bot leaves few such cycles (a sent view is
   taken apart, cogs/table/rendered.py); what it does leave is freed by a whole collection
-  (``gc.unfreeze`` and ``gc.collect``) at a quiet moment every ``THAW_EVERY``: a long pause, so a
-  rare one (its length and what it frees are measured in bench/README.md). Counting the frozen
-  heap to decide that would itself be a pause: ``gc.get_freeze_count`` walks the whole list.
+  (``gc.unfreeze`` and ``gc.collect``). That is a pause as long as the heap is large (hundreds of
+  milliseconds at 200 live tables, bench/README.md), so it is made only when nobody would wait
+  for it: no table of this process in play (``at_rest``), at a quiet moment, at most once every
+  ``THAW_EVERY``. A process that always has a game in play never makes one; what it keeps is
+  measured (the bot's "died frozen" per action in bench/README.md, about none) and small.
+  Counting the frozen heap to decide would itself be a pause: ``gc.get_freeze_count`` walks the
+  whole list.
 """
 
 from __future__ import annotations
@@ -48,18 +52,25 @@ QUIET_AFTER = 1
 # If no quiet moment came for this long (seconds, wall clock) while collections were due, collect
 # anyway: a bot that is never quiet must not grow without bound.
 BUSY_MAX = 10.0
-# Seconds between whole collections, frozen heap included, at a quiet
-# moment: they free what died in reference cycles after it was frozen, and they are as long as
-# the heap is large (about 150 ms at 200 live tables on the bench's machine), so they are rare.
-# What waits for one was measured at a few objects per action (bench/README.md, issue 35).
+# At least this many seconds between whole collections, frozen heap included. They free what
+# died in reference cycles after it was frozen (measured at about none per action, bench/README.md,
+# issue 35), and they stop every table for as long as the heap is large, so they wait for a moment
+# with no game in play as well as a quiet one.
 THAW_EVERY = 6 * 3600.0
 
 
 class Collector:
     """Quiet-moment collections for one bot process (only one bot per process owns it)."""
 
-    def __init__(self, busy: Callable[[], bool], now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        busy: Callable[[], bool],
+        at_rest: Callable[[], bool] = lambda: True,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.busy = busy
+        # No game in play in this process: a whole collection's pause keeps nobody waiting.
+        self.at_rest = at_rest
         self.now = now
         self.enabled = False
         self._young_seen = 0
@@ -96,7 +107,7 @@ class Collector:
         if self.busy() and now - self._due_since < BUSY_MAX:
             return
         self._due_since = None
-        if self._thawed_at is None or now - self._thawed_at >= THAW_EVERY:
+        if (self._thawed_at is None or now - self._thawed_at >= THAW_EVERY) and self.at_rest():
             self._thawed_at = now
             self.thaw()
         else:
