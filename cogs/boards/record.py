@@ -33,6 +33,7 @@ from cogs.boards.common import (
 from cogs.table.buttons import view_of
 from cogs.table.common import NOT_SAVED, is_manager
 from cogs.table.languages import Spoken
+from cogs.table.rendered import Upload
 from cogs.texts import Texts, ordinal
 from db.ratings import PROVISIONAL_GAMES
 from db.standings import ExportRow, GameRecord, Streak
@@ -320,7 +321,7 @@ async def export(interaction: discord.Interaction[Any]) -> None:
     day = datetime.now(UTC).strftime("%Y-%m-%d")
     data = export_csv(rows)
     games = len({r.game for r in rows})
-    file = discord.File(io.BytesIO(data), filename=f"standings-{interaction.guild_id}-{day}.csv")
+    file = Upload(data, f"standings-{interaction.guild_id}-{day}.csv")
     text = T.gettext(
         "The standings of this server: {rows} across {games}, current seasons first, then each archived one.",
         rows=T.ngettext("{n} row", "{n} rows", len(rows)),

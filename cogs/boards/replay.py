@@ -18,7 +18,6 @@ picture is drawn.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import re
@@ -33,6 +32,7 @@ from cogs.table.drawing import GameUI, TableDrawing
 from cogs.table.languages import Spoken
 from cogs.table.lobby import Lobby
 from cogs.table.model import SeatInfo, Table
+from cogs.table.rendered import Upload
 from cogs.table.results import REPLAY_ID, replay_id
 from cogs.texts import N_, Texts
 from db.standings import RecordedGame, RecordedSeat
@@ -254,7 +254,7 @@ async def download(interaction: discord.Interaction[Any], game_id: int) -> None:
         game=game_title(found.game),
         file=name,
     )
-    await answer(interaction, edit=False, content=text, file=discord.File(io.BytesIO(data), filename=name))
+    await answer(interaction, edit=False, content=text, file=Upload(data, name))
 
 
 ARROWS = {"f": "⏮️", "p": "◀️", "n": "▶️", "l": "⏭️", "w": "📼"}

@@ -10,7 +10,6 @@ checked for leaks.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,6 +23,7 @@ from cogs.table.lobby import Lobby
 from cogs.table.model import Table
 from cogs.table.notes import worded
 from cogs.table.pictures import Pictures, Sketch
+from cogs.table.rendered import Upload
 from cogs.texts import LANGUAGES, N_, SOURCE, Texts, join, speaking
 from rules.base import Event, IllegalAction
 
@@ -309,7 +309,7 @@ class TableDrawing:
     def files(self, table: Table) -> list[discord.File]:
         """The table's pictures and downloads as files (a replay's embed frames refer to them)."""
         attached: list[Picture | Download] = [*self.pictures(table), *self.downloads(table)]
-        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in attached]
+        return [Upload(a.data, a.filename) for a in attached]
 
     def table_items(self, table: Table) -> list[discord.ui.Item[Any]]:
         ui = self.uis[table.game.key]

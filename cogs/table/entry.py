@@ -9,7 +9,6 @@ become one clear private answer (``_guarded``), and nothing a refusal touches is
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
@@ -39,6 +38,7 @@ from cogs.table.lobby import Clicker
 from cogs.table.membership import Membership
 from cogs.table.model import SeatInfo, Table, TableMoved
 from cogs.table.notes import Note, worded
+from cogs.table.rendered import Upload
 from cogs.table.spine import Spine
 from cogs.table.thread_line import on_thread_line
 from cogs.texts import Texts, speaking
@@ -167,7 +167,7 @@ class Entry:
             if len(text) <= HISTORY_MESSAGE_LIMIT:
                 await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
                 return
-            data = io.BytesIO(as_text(text).encode())  # a file is plain text: names as chosen
+            data = as_text(text).encode()  # a file is plain text: names as chosen
             if table.status == "finished":
                 long = T.gettext(
                     "{game}: the history of the whole game is long, so here it is as a file.",
@@ -179,7 +179,7 @@ class Entry:
                 )
             await interaction.response.send_message(
                 long,
-                file=discord.File(data, filename=f"{table.game.key}-{table.id}-history.txt"),
+                file=Upload(data, f"{table.game.key}-{table.id}-history.txt"),
                 ephemeral=True,
                 allowed_mentions=NOBODY,
             )

@@ -46,7 +46,6 @@ for table messages, ``Panels`` for panels).
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 from collections.abc import Mapping
@@ -58,7 +57,7 @@ import discord
 
 import cogs.texts as texts
 from cogs.table.common import escape
-from cogs.table.rendered import rendered
+from cogs.table.rendered import Upload, rendered
 from cogs.texts import Texts
 
 T = Texts(__name__)
@@ -204,7 +203,7 @@ class Layout:
 
     def files(self) -> list[discord.File]:
         """Every file uploaded afresh (a new message, or an edit that knows nothing it holds)."""
-        return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in self.attached]
+        return [Upload(a.data, a.filename) for a in self.attached]
 
     def attachments(self, held: Held | None, message_id: int | None) -> list[Attachment]:
         """The ``attachments=`` of an edit of message ``message_id``: each file that message
@@ -217,7 +216,7 @@ class Layout:
             if holds is not None and holds[0] == self.digests[a.filename]:
                 out.append(holds[1])
             else:
-                out.append(discord.File(io.BytesIO(a.data), filename=a.filename))
+                out.append(Upload(a.data, a.filename))
         return out
 
     @cached_property
