@@ -33,6 +33,7 @@ from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableBut
 from cogs.table.common import NOBODY, escape
 from cogs.table.failures import invite_url
 from cogs.table.heap import Collector
+from cogs.table.languages import RELOAD_EVERY
 from cogs.table.referee import Referee
 from cogs.table.scheduler import Scheduler
 from cogs.table.tree import RefereeTree
@@ -227,6 +228,8 @@ class RefereeBot(commands.Bot):
         await self.changes.start(self.referee.on_table_changed, self._owned_versions)
         if self.changes.enabled:
             self.scheduler.after("changes", WATCH.total_seconds(), self._watch_changes)
+            # Several processes may share this database: a language chosen through another one.
+            self.scheduler.after("languages", RELOAD_EVERY, self._reload_languages)
         # Everything loaded so far (modules, classes, the games) lives as long as the process:
         # frozen, the collector stops walking it again and again, while resuming grows the heap
         # and on every click after that. Once per process: a process that builds many bots (the
@@ -262,6 +265,12 @@ class RefereeBot(commands.Bot):
             self.referee.messages.spawn(self.close())
             return
         self.scheduler.after("ownership", HEARTBEAT.total_seconds(), self._heartbeat)
+
+    async def _reload_languages(self) -> None:
+        """Each server's and person's chosen language as the database has them now. A database
+        hiccup raises, and the scheduler tries again."""
+        await self.referee.languages.load()
+        self.scheduler.after("languages", RELOAD_EVERY, self._reload_languages)
 
     async def _budget_line(self) -> None:
         """The global budget's figures in the log once a minute: requests, waits, global 429s

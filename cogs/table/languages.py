@@ -34,6 +34,10 @@ from db.languages import LanguageChoices
 
 log = logging.getLogger(__name__)
 
+# Seconds between reloads of the stored choices where several processes share the database: a
+# `/settings` choice made through one reaches the others' drawings within this.
+RELOAD_EVERY = 60.0
+
 
 class Languages:
     def __init__(self, choices: LanguageChoices | None) -> None:
@@ -43,10 +47,19 @@ class Languages:
         # Each person's Discord client language, as their last interaction said (None: one the
         # referee does not speak), for what is drawn for them with no interaction at hand.
         self.seen: dict[int, str | None] = {}
+        # Choices made in this process, counted: a reload that read the database while one was
+        # being made would put the older choice back, so it is dropped (the next one sees it).
+        self._changes = 0
 
     async def load(self) -> None:
-        if self.choices is not None:
-            self.guilds, self.people = await self.choices.load()
+        """Read every stored choice: at start, and then every RELOAD_EVERY where several
+        processes may share the database (a choice made through another one)."""
+        if self.choices is None:
+            return
+        started = self._changes
+        guilds, people = await self.choices.load()
+        if self._changes == started:
+            self.guilds, self.people = guilds, people
 
     # --- what is drawn for one person ----------------------------------------------------------
 
@@ -90,6 +103,7 @@ class Languages:
     # --- changes --------------------------------------------------------------------------------
 
     async def set_guild(self, guild_id: int, language: str | None) -> None:
+        self._changes += 1
         if self.choices is not None:
             await self.choices.set_guild(guild_id, language)
         if language is None:
@@ -98,6 +112,7 @@ class Languages:
             self.guilds[guild_id] = language
 
     async def set_person(self, user_id: int, language: str | None) -> None:
+        self._changes += 1
         if self.choices is not None:
             await self.choices.set_person(user_id, language)
         if language is None:
@@ -107,6 +122,7 @@ class Languages:
 
     def forgotten(self, user_id: int) -> None:
         """`/stats forget` deleted the person's stored choice (db/standing_changes.py)."""
+        self._changes += 1
         self.people.pop(user_id, None)
         self.seen.pop(user_id, None)
 
