@@ -52,6 +52,14 @@ def _games(args: argparse.Namespace) -> list[str] | None:
     return [g for g in (args.games or "").split(",") if g] or None
 
 
+def _shard(text: str | None) -> tuple[int, int] | None:
+    """``--limits-shard I/N``: this process is shard I of N."""
+    if not text:
+        return None
+    index, count = (int(x) for x in text.split("/"))
+    return index, count
+
+
 def _e2e_games(args: argparse.Namespace) -> list[str]:
     import rules
 
@@ -87,6 +95,8 @@ ALL_PARTS: dict[str, Part] = {
             floor=not a.no_floor,
             cpu_profile=a.cpu_profile / 1000 if a.cpu_profile else None,
             rate_limits=a.rate_limits,
+            limits_shard=_shard(a.limits_shard),
+            limits_processes=a.limits_processes,
         ),
     ),
     "stall": Part("stall", lambda a, tmp, m: dict(workdir=tmp, seconds=a.stall_seconds, step=a.step)),
@@ -187,6 +197,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="run end to end over a Discord-like rate-limit layer (bench/ratelimits.py) at 20,50,100,200"
         " tables for 20 virtual s each (--e2e-tables/--e2e-seconds change that), plus --dm-tables DM"
         " tables on small member and DM buckets; reports 429s, requests/s, staleness (bench/e2e_limits.py)",
+    )
+    g.add_argument(
+        "--limits-processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --rate-limits: run each size in N bot processes at once, each with its share of one"
+        " token's limit and that many tables (a sharded bot); reports the sum of their calls and 429s",
+    )
+    g.add_argument(
+        "--limits-shard",
+        default=None,
+        metavar="I/N",
+        help="with --rate-limits: this process's budget is shard I of N's share of the token's limit"
+        " (what --limits-processes runs each process with)",
     )
     g.add_argument(
         "--cpu-profile",

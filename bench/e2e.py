@@ -1063,6 +1063,8 @@ def run(
     floor: bool = True,
     cpu_profile: float | None = None,
     rate_limits: bool = False,
+    limits_shard: tuple[int, int] | None = None,
+    limits_processes: int = 1,
 ) -> dict[str, Any]:
     """Each size ``runs`` times; the largest size's runs also measure the floor right after each
     run (same machine, same moment), and a scenario of ``dm_tables`` four-person tables with one
@@ -1076,6 +1078,7 @@ def run(
         return e2e_limits.run(
             workdir=workdir, sizes=sizes, burst=burst, step=step, games=games,
             settle_timeout=settle_timeout, progress=progress, runs=runs, dm_tables=dm_tables,
+            shard=limits_shard, processes=limits_processes,
         )  # fmt: skip
     out: dict[str, Any] = {}
     plans: list[tuple[str, int, int, int, GameDriver | None]] = [

@@ -19,12 +19,13 @@ What it reports, per table count:
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import defaultdict, deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.common import Table, fmt_spread, percentile
+from bench.common import ROOT, Table, fmt_spread, percentile
 from bench.ratelimits import Discord, SharedWindow, install, per_minute
 
 DRAIN_S = 20.0
@@ -44,8 +45,18 @@ def _s(values: list[float]) -> dict[str, Any]:
 class Limits:
     """The hooks bench/e2e.py's scenario calls when run with the layer (``extra=``)."""
 
-    def __init__(self, *, small: bool = False, shared: Path | None = None, drain: float = DRAIN_S) -> None:
+    def __init__(
+        self,
+        *,
+        small: bool = False,
+        shared: Path | None = None,
+        drain: float = DRAIN_S,
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.small = small
+        # (this process's shard, shards in all): the bot's budget is its share of the token's
+        # limit, as a process of a sharded bot's (GlobalBudget.for_shards).
+        self.shard = shard
         self.shared = SharedWindow(shared) if shared is not None else None
         self.drain_s = drain
         self.discord: Discord | None = None
@@ -71,6 +82,8 @@ class Limits:
         self.discord = Discord(self.clock, small=self.small, shared=self.shared)
         install(env, self.discord)
         self.budget = bot.global_budget
+        if self.shard is not None:
+            self.budget.rebalance((self.shard[0],), self.shard[1])
         spine = bot.referee.spine
         messages = spine.messages
 
@@ -225,7 +238,11 @@ def run(
     runs: int = 1,
     dm_tables: int = 0,
     drain: float = DRAIN_S,
+    shard: tuple[int, int] | None = None,
+    processes: int = 1,
 ) -> dict[str, Any]:
+    if processes > 1:
+        return run_processes(sizes=sizes, runs=runs, processes=processes, progress=progress, workdir=workdir)
     from bench.e2e import DM_DRIVER, scenario
 
     out: dict[str, Any] = {}
@@ -236,7 +253,7 @@ def run(
         attempts = []
         for attempt in range(runs):
             progress(f"e2e with rate limits: {label} tables, run {attempt + 1}/{runs}")
-            limits = Limits(small=small, drain=drain)
+            limits = Limits(small=small, drain=drain, shard=shard)
             try:
                 result = asyncio.run(
                     scenario(
@@ -261,6 +278,101 @@ def run(
             attempts.append(result)
         out[label] = {"runs": attempts, "spread": spread(attempts)}
     return {"rate_limits": out}
+
+
+def run_processes(
+    *,
+    sizes: list[tuple[int, int, int]],
+    runs: int,
+    processes: int,
+    progress: Callable[[str], None],
+    workdir: Path,
+) -> dict[str, Any]:
+    """Each size in ``processes`` bot processes at once, each with its share of one token's limit
+    (shard i of ``processes``) and that many tables, as a sharded bot runs. Each process meets its
+    own copy of the layer (SimCord is one process's world), so what shows that together they stay
+    under the token's limit is a sum: in any 1-second window the token serves what each process
+    sent in it, so the sum of each process's most in any 1 s bounds the whole; it must stay within
+    Discord's global limit."""
+    import subprocess
+    import sys
+
+    out: dict[str, Any] = {}
+    for tables, rounds, every in sizes:
+        label = f"{processes} processes × {tables}"
+        attempts = []
+        for attempt in range(runs):
+            progress(f"e2e with rate limits: {label} tables at once, run {attempt + 1}/{runs}")
+            children = []
+            for i in range(processes):
+                path = workdir / f"limits-{tables}-shard{i}-{attempt}.json"
+                command = [
+                    sys.executable, "-m", "bench", "--only", "e2e", "--rate-limits",
+                    "--e2e-tables", str(tables), "--e2e-seconds", str(rounds), "--click-every", str(every),
+                    "--runs", "1", "--dm-tables", "0", "--limits-shard", f"{i}/{processes}",
+                    "--json", str(path),
+                ]  # fmt: skip
+                children.append((path, subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)))
+            shares = []
+            for path, child in children:
+                code = child.wait()
+                if code != 0 or not path.exists():
+                    shares.append({"error": f"a bot process exited with {code}"})
+                    continue
+                found = json.loads(path.read_text())["results"]["e2e"]["rate_limits"]
+                shares.append(next(iter(found.values()))["runs"][0])
+            attempts.append(_together(shares))
+        out[label] = {"runs": attempts, "spread": spread(attempts)}
+    return {"rate_limits": out}
+
+
+def _together(shares: list[dict[str, Any]]) -> dict[str, Any]:
+    """One attempt of several processes as one result: sums where the token's limit is the sum
+    (calls, 429s, most in any 1 s: an upper bound of the whole's), the worst where a person waits
+    (staleness, latency, click p99), and each process's own figures kept."""
+    failed = [s for s in shares if "error" in s]
+    if failed:
+        return {"error": failed[0]["error"], "processes": shares}
+    parts = [s["limits"] for s in shares]
+
+    def total(key: str) -> Any:
+        values = [p.get(key) for p in parts]
+        return None if any(v is None for v in values) else round(sum(values), 1)
+
+    def worst(key: str, inner: str | None = None) -> Any:
+        found = [(p.get(key) or {}).get(inner) if inner else p.get(key) for p in parts]
+        values: list[float] = [v for v in found if v is not None]
+        return max(values) if values else None
+
+    limits = {
+        "processes": len(parts),
+        "budget_rate": total("budget_rate"),
+        "wanted_per_s": total("wanted_per_s"),
+        "served_per_s": total("served_per_s"),
+        "max_served_in_1s": total("max_served_in_1s"),
+        "max_served_in_1s_each": [p.get("max_served_in_1s") for p in parts],
+        "global_429_per_min": total("global_429_per_min"),
+        "route_429_per_min": total("route_429_per_min"),
+        "global_429s": total("global_429s"),
+        "route_429s": total("route_429s"),
+        "invalid_per_10min": total("invalid_per_10min"),
+        "staleness": {k: worst("staleness", k) for k in ("p50_s", "p99_s", "max_s")},
+        "post_latency": {k: worst("post_latency", k) for k in ("p50_s", "p99_s", "max_s")},
+        "ping_latency": {k: worst("ping_latency", k) for k in ("p50_s", "p99_s", "max_s")},
+        "answers": total("answers"),
+        "answers_over_3s": total("answers_over_3s"),
+        "handled_over_3s": total("handled_over_3s"),
+        "lost_draws": total("lost_draws"),
+        "lost_posts": total("lost_posts"),
+        "budget_line": " | ".join(str(p.get("budget_line")) for p in parts),
+    }
+    found = [(s.get("click_committed") or {}).get("p99_ms") for s in shares]
+    clicks: list[float] = [c for c in found if c is not None]
+    return {
+        "limits": limits,
+        "click_committed": {"p99_ms": max(clicks) if clicks else None},
+        "processes": shares,
+    }
 
 
 SPREAD = (
