@@ -225,6 +225,21 @@ def _controls(
         selects.append(ActionSelect(table.id, v, prefix, options, placeholder=word))
     handled = set(piles) | {f"bid-{b}" for b in bids} | set(own_guesses) | set(free_guesses)
     rest = _one_steal_each([a for a in legal if a not in handled], view)
+    for kind, placeholder in (
+        # Translators: the drawer's select of which pile to draw the next card from.
+        ("draw", T.pgettext("placeholder", "Draw from a pile…")),
+        # Translators: the select of which File to steal from the drawer's home area.
+        ("steal", T.pgettext("placeholder", "Steal a File…")),
+    ):
+        chosen = [a for a in rest if a.startswith(kind + "-")]
+        if len(chosen) > 1:
+            # Each names a spy or a File with where it came from: as buttons they wrap to a line
+            # each on a phone (six piles of long names filled the screen), as options one row.
+            options = [
+                discord.SelectOption(label=describe(table, a)[:100], value=a[len(kind) + 1 :]) for a in chosen
+            ][:25]
+            selects.append(ActionSelect(table.id, v, kind + "-", options, placeholder=placeholder))
+            rest = [a for a in rest if a not in chosen]
     kinds = Counter(a.split("-")[0] for a in rest if "-" in a)
     if kinds and len(rest) > BUTTON_ROW:
         # More choices than one row of buttons holds beside Refresh (a steal from a drawer holding
