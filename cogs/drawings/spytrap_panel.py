@@ -24,7 +24,7 @@ from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
 from cogs.words.spytrap import describe, file_sources
-from rules.spytrap import COUNTRIES, SpyTrapState, card_type, country_of
+from rules.spytrap import COUNTRIES, FILES_TO_WIN, SpyTrapState, card_type, country_of
 from rules.spytrap.views import CountryTally, SpyTrapView
 
 T = Texts(__name__)
@@ -90,9 +90,9 @@ def panel(
     table: Table, seat: int, note: str | None, nav: str | None = None
 ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
     """The seat's panel, short enough for one phone screen (issue 33): the title names the
-    identity, the text says the round and only what the picture cannot (the home area's Files, what
-    this spy knows, what to do now); the cards are the one picture (``panel_sketches``, their list
-    in its alt text), the choice the controls under it."""
+    identity, the text says the round and only what the picture and the table cannot (the Files
+    that count toward this spy's win, what this spy knows, what to do now); the cards are the one
+    picture (``panel_sketches``, their list in its alt text), the choice the controls under it."""
     state = state_of(table)
     view = state.view(seat)
     legal = state.legal_actions(seat)
@@ -105,8 +105,17 @@ def panel(
     lines = []
     if not view["active"][seat]:
         lines.append(T.gettext("You are out of the game — watch the rest unfold."))
+    # The home area is the table's (every spy's, in words); what only this spy can know is how
+    # many of those Files count toward their own win.
+    tally = view["tallies"][seat].get(identity)
     lines.append(
-        T.gettext("Round {round} · **Home:** {files}", round=view["round"], files=home_line(view, seat))
+        T.ngettext(
+            "Round {round} · **{have} of {n}** File to win",
+            "Round {round} · **{have} of {n}** Files to win",
+            FILES_TO_WIN,
+            round=view["round"],
+            have=tally["counting"] if tally else 0,
+        )
     )
     for fact in view.get("learned") or []:
         lines.append(
