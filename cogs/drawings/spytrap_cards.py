@@ -476,7 +476,7 @@ def _panel_png(
         x = SLOT_PAD + column * (SLOT_W + SLOT_GAP)
         y = SLOT_PAD + row * (SLOT_H + SLOT_GAP)
         in_pile = index >= len(hand)
-        banner = pile_place(index - len(hand), pile_size) if in_pile else ""
+        banner = _place(index - len(hand), len(pile), pile_size) if in_pile else ""
         mark = not in_pile and playable is not None and card in playable
         _slot(image, x, y, face(card), short_name(card), banner=banner, playable=mark)
     start = SLOT_PAD + left + BLOCK_GAP
@@ -485,6 +485,16 @@ def _panel_png(
         _slot(image, start + column * (SLOT_W + SLOT_GAP), SLOT_PAD + row * (SLOT_H + SLOT_GAP), card_face,
               name, banner=banner)  # fmt: skip
     return encode(image)
+
+
+def _place(index: int, count: int, size: int) -> str:
+    """A pile card's banner: its place in a pile of ``size`` ("top", "middle", "bottom"); a pile
+    already drawn from (``count`` cards left) says "top" and "bottom" rather than "#1" and "#2"."""
+    if size == 3:
+        return pile_place(index, size)
+    if index == 0:
+        return T.gettext(PILE_PLACES[0])
+    return T.gettext(PILE_PLACES[2]) if index == count - 1 else pile_place(index, size)
 
 
 def panel_alt(
