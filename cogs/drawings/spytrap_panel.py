@@ -20,6 +20,7 @@ import discord
 from cogs.drawings import spytrap_cards
 from cogs.drawings.spytrap_cards import FLAGS, TYPE_EMOJI, card_name, country_name
 from cogs.table.buttons import ActionButton, ActionSelect
+from cogs.table.layout import FRESH_IDS
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
@@ -330,7 +331,15 @@ def _pile_builder(
         place = spytrap_cards.pile_place(len(chosen), size)
         # Translators: the pile builder's select: which card goes at this place ("top card…").
         placeholder = T.pgettext("placeholder", "Pick the {place} card…", place=place)
-        items.append(ActionSelect(table.id, v, step, options[:25], placeholder=placeholder, row=row))
+        # A new component id at each step (and round): a client keeps a pick per id while the
+        # message is edited (the offline page does), which showed the last pick where the
+        # select asks for the next card.
+        fresh = FRESH_IDS + 8 * view["round"] + len(chosen)
+        items.append(
+            ActionSelect(
+                table.id, v, step, options[:25], placeholder=placeholder, row=row, component_id=fresh
+            )
+        )
         row += 1
     else:
         action = "pile-" + "-".join(chosen)
