@@ -15,21 +15,28 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from cogs.drawings.cards import (
+    BACKGROUND,
     CARD_H,
     CARD_W,
+    OUTLINE,
     PAD,
+    PLAYABLE_EDGE,
     RGB,
     Face,
     Picture,
     draw_face,
+    draw_shape,
+    empty_word,
     encode,
     fit_alt,
+    fit_text,
     hand_image,
     row_image,
 )
+from cogs.drawings.lettering import font
 from cogs.texts import N_, Texts, speaking
 from rules.spytrap.cards import CODE_OF, COUNTRY_CODES, card_type, country_of
 from rules.spytrap.views import HomeFile, SpyTrapView
@@ -338,3 +345,174 @@ def pile_alt(cards: Sequence[str], *, so_far: bool = False) -> str:
             len(cards),
         )
     return fit_alt(head, names)
+
+
+# ---------------------------------------------------------------------------------------------
+# The panel's one picture: hand, pile, identity and Immunity together (issue 33: one phone screen)
+#
+# A phone shows a panel's picture about 227 CSS px wide. The standard cards (84 px wide) in one
+# strip of six came out 35 px wide there, their names unreadable. This picture is drawn at twice
+# the size it is shown on a phone (crisp on its 2x screen), in two rows: the hand and the pile in
+# three columns, the identity cards in a column beside them, so each card shows about 48 px wide
+# with its code, shape and short name (a country, "Evil Agent") lettered large enough to read.
+
+SLOT_W, SLOT_H = 100, 124  # one compact card, in picture pixels
+SLOT_GAP = 12  # between cards, room for a playable card's frame
+BLOCK_GAP = 28  # between the hand-and-pile block and the identity cards
+SLOT_PAD = 12
+HAND_COLUMNS = 3
+NAME_PX = (22, 20, 18)  # the name's sizes, tried in turn until it fits in two lines
+
+
+def _name_lines(draw: ImageDraw.ImageDraw, name: str, width: int) -> tuple[list[str], int]:
+    """``name`` in at most two lines of ``width`` pixels, at the largest size of NAME_PX that holds
+    it; a name too long even then is cut with an ellipsis on its second line."""
+    words = name.split()
+    for px in NAME_PX:
+        lines: list[str] = []
+        for word in words:
+            line = f"{lines[-1]} {word}" if lines else word
+            if lines and draw.textlength(line, font=font(px)) <= width:
+                lines[-1] = line
+            else:
+                lines.append(word)
+        if len(lines) <= 2 and all(draw.textlength(t, font=font(px)) <= width for t in lines):
+            return lines, px
+    px = NAME_PX[-1]
+    first = fit_text(draw, words[0] if words else "", width, px)
+    rest = " ".join(words[1:])
+    return ([first, fit_text(draw, rest, width, px)] if rest else [first]), px
+
+
+def _slot(image: Image.Image, x: int, y: int, face: Face, name: str, *, banner: str = "",
+          playable: bool = False) -> None:  # fmt: skip
+    """One compact card at (x, y): its code in the corner, its shape (or a ``banner`` naming its
+    place: "top", "received"), its name under; ``playable`` frames it as the hand's marks do."""
+    draw = ImageDraw.Draw(image)
+    box = (x, y, x + SLOT_W - 1, y + SLOT_H - 1)
+    draw.rounded_rectangle(box, radius=12, fill=face.fill, outline=OUTLINE, width=3)
+    draw.text((x + 8, y + 5), face.corner, fill=face.ink, font=font(28), anchor="la")
+    cx = x + SLOT_W / 2
+    if banner:
+        text = fit_text(draw, banner, SLOT_W - 18, 20)
+        half = draw.textlength(text, font=font(20)) / 2 + 7
+        draw.rounded_rectangle([cx - half, y + 37, cx + half, y + 65], radius=8, fill=(20, 20, 20),
+                               outline=(255, 255, 255), width=2)  # fmt: skip
+        draw.text((cx, y + 51), text, fill=(255, 255, 255), font=font(20), anchor="mm")
+    else:
+        draw_shape(draw, face.shape, cx, y + 51, 13, face.ink)
+    lines, px = _name_lines(draw, name, SLOT_W - 10)
+    bottom = y + SLOT_H - 8
+    for i, line in enumerate(reversed(lines)):
+        draw.text((cx, bottom - i * (px + 2)), line, fill=face.ink, font=font(px), anchor="md")
+    if playable:
+        draw.rounded_rectangle([x - 5, y - 5, x + SLOT_W + 4, y + SLOT_H + 4], radius=15,
+                               outline=PLAYABLE_EDGE, width=5)  # fmt: skip
+
+
+def short_name(card: str) -> str:
+    """A card's name as the panel's compact card letters it: a File by its country ("American"),
+    the others by their caption ("Evil Agent", "Trap!")."""
+    country = country_of(card)
+    return country_name(country) if country is not None else face(card).caption
+
+
+def panel_png(
+    hand: Sequence[str],
+    pile: Sequence[str],
+    identity: str,
+    *,
+    immunity: bool,
+    received: str | None = None,
+    playable: Collection[str] | None = None,
+    pile_size: int | None = None,
+    lang: str | None = None,
+) -> bytes:
+    """The panel's one picture. Left, in three columns: the hand (``playable`` cards framed: the
+    ones that may go on the pile now), then the pile top first, each with its place on a banner
+    (while it is built, the cards picked so far, of a pile of ``pile_size``). Right: the identity
+    card, Immunity while held, and an ID card just received."""
+    with _in(lang):
+        return _panel_png(hand, pile, identity, immunity, received, playable, pile_size or len(pile))
+
+
+def _panel_png(
+    hand: Sequence[str],
+    pile: Sequence[str],
+    identity: str,
+    immunity: bool,
+    received: str | None,
+    playable: Collection[str] | None,
+    pile_size: int,
+) -> bytes:
+    mine = [*hand, *pile]
+    columns = min(HAND_COLUMNS, max(1, len(mine)))
+    rows = max(1, -(-len(mine) // HAND_COLUMNS))
+    # An identity card says ID in its corner: its name is the country alone, to fit.
+    ids: list[tuple[Face, str, str]] = [(identity_face(identity), country_name(identity), "")]
+    if immunity:
+        fill, ink, shape = IMMUNITY
+        caption = T.pgettext("card caption", "Immunity")
+        ids.append((Face(fill, ink, "IM", "", shape, caption=caption), caption, ""))
+    if received:
+        # Translators: a banner on an identity card a spy has just received (they keep one of two).
+        word = T.pgettext("picture", "received")
+        ids.append((identity_face(received), country_name(received), word))
+    id_rows = min(2, len(ids))
+    id_columns = -(-len(ids) // id_rows)
+    rows = max(rows, id_rows)
+    left = columns * SLOT_W + (columns - 1) * SLOT_GAP
+    width = 2 * SLOT_PAD + left + BLOCK_GAP + id_columns * SLOT_W + (id_columns - 1) * SLOT_GAP
+    height = 2 * SLOT_PAD + rows * SLOT_H + (rows - 1) * SLOT_GAP
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    if not mine:
+        draw.rounded_rectangle([SLOT_PAD, SLOT_PAD, SLOT_PAD + SLOT_W - 1, SLOT_PAD + SLOT_H - 1], radius=12,
+                               outline=(200, 220, 200), width=3)  # fmt: skip
+        draw.text((SLOT_PAD + SLOT_W / 2, SLOT_PAD + SLOT_H / 2), empty_word(), fill=(220, 235, 220),
+                  font=font(22), anchor="mm")  # fmt: skip
+    for index, card in enumerate(mine):
+        row, column = divmod(index, HAND_COLUMNS)
+        x = SLOT_PAD + column * (SLOT_W + SLOT_GAP)
+        y = SLOT_PAD + row * (SLOT_H + SLOT_GAP)
+        in_pile = index >= len(hand)
+        banner = _place(index - len(hand), len(pile), pile_size) if in_pile else ""
+        mark = not in_pile and playable is not None and card in playable
+        _slot(image, x, y, face(card), short_name(card), banner=banner, playable=mark)
+    start = SLOT_PAD + left + BLOCK_GAP
+    for index, (card_face, name, banner) in enumerate(ids):
+        column, row = divmod(index, id_rows)
+        _slot(image, start + column * (SLOT_W + SLOT_GAP), SLOT_PAD + row * (SLOT_H + SLOT_GAP), card_face,
+              name, banner=banner)  # fmt: skip
+    return encode(image)
+
+
+def _place(index: int, count: int, size: int) -> str:
+    """A pile card's banner: its place in a pile of ``size`` ("top", "middle", "bottom"); a pile
+    already drawn from (``count`` cards left) says "top" and "bottom" rather than "#1" and "#2"."""
+    if size == 3:
+        return pile_place(index, size)
+    if index == 0:
+        return T.gettext(PILE_PLACES[0])
+    return T.gettext(PILE_PLACES[2]) if index == count - 1 else pile_place(index, size)
+
+
+def panel_alt(
+    hand: Sequence[str],
+    pile: Sequence[str],
+    identity: str,
+    *,
+    immunity: bool,
+    received: str | None = None,
+    playable: Collection[str] | None = None,
+    so_far: bool = False,
+) -> str:
+    """The panel picture in words: the hand (the cards that may go on the pile now), the pile top
+    first (``so_far``: being built), the identity and Immunity, an ID card received."""
+    parts = [hand_alt(hand, playable)]
+    if pile:
+        parts.append(pile_alt(pile, so_far=so_far))
+    parts.append(identity_alt(identity, immunity=immunity))
+    if received:
+        parts.append(T.gettext("You received the {country} ID card.", country=country_name(received)))
+    return " ".join(parts)

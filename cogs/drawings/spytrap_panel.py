@@ -18,13 +18,14 @@ from typing import Any
 import discord
 
 from cogs.drawings import spytrap_cards
-from cogs.drawings.spytrap_cards import FLAGS, card_label, country_name
+from cogs.drawings.spytrap_cards import FLAGS, TYPE_EMOJI, card_name, country_name
 from cogs.table.buttons import ActionButton, ActionSelect
+from cogs.table.layout import FRESH_IDS
 from cogs.table.model import Table
 from cogs.table.pictures import Sketch
 from cogs.texts import N_, Texts, language
 from cogs.words.spytrap import describe, file_sources
-from rules.spytrap import COUNTRIES, SpyTrapState, card_type, country_of
+from rules.spytrap import COUNTRIES, FILES_TO_WIN, SpyTrapState, card_type, country_of
 from rules.spytrap.views import CountryTally, SpyTrapView
 
 T = Texts(__name__)
@@ -89,38 +90,34 @@ def home_line(view: SpyTrapView, seat: int) -> str:
 def panel(
     table: Table, seat: int, note: str | None, nav: str | None = None
 ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+    """The seat's panel, short enough for one phone screen (issue 33): the title names the
+    identity, the text says the round and only what the picture and the table cannot (the Files
+    that count toward this spy's win, what this spy knows, what to do now); the cards are the one
+    picture (``panel_sketches``, their list in its alt text), the choice the controls under it."""
     state = state_of(table)
     view = state.view(seat)
     legal = state.legal_actions(seat)
     identity = view["identity"]
     embed = discord.Embed(
-        title=T.gettext(
-            "You are the {country} spy {flag}",
-            country=country_name(identity),
-            flag=FLAGS.get(identity, ""),
-        ),
+        # One line on a phone: the round goes in the text's first line, with the home area.
+        title=T.gettext("{flag} {country} spy", country=country_name(identity), flag=FLAGS.get(identity, "")),
         colour=discord.Colour.dark_red(),
     )
     lines = []
     if not view["active"][seat]:
         lines.append(T.gettext("You are out of the game — watch the rest unfold."))
+    # The home area is the table's (every spy's, in words); what only this spy can know is how
+    # many of those Files count toward their own win.
+    tally = view["tallies"][seat].get(identity)
     lines.append(
-        T.gettext("🛡️ You still hold your Immunity card.")
-        if view["immunity"][seat]
-        else T.gettext("Immunity: used.")
+        T.ngettext(
+            "Round {round} · **{have} of {n}** File to win",
+            "Round {round} · **{have} of {n}** Files to win",
+            FILES_TO_WIN,
+            round=view["round"],
+            have=tally["counting"] if tally else 0,
+        )
     )
-    hand = view["hand"]
-    cards = ", ".join(card_label(c) for c in hand) or T.pgettext("hand", "empty")
-    lines.append(T.gettext("**Hand:** {cards}", cards=cards))
-    piles = [a for a in legal if a.startswith("pile-")]
-    if piles:
-        lines.append(_pile_so_far(_picked(hand, piles, nav), len(piles[0].split("-")) - 1))
-    if view.get("my_pile"):
-        pile = ", ".join(card_label(c) for c in view["my_pile"])
-        lines.append(T.gettext("**Your pile (top first):** {cards}", cards=pile))
-    received = view.get("received_id")
-    if received:
-        lines.append(T.gettext("You received the **{country}** ID card.", country=country_name(received)))
     for fact in view.get("learned") or []:
         lines.append(
             T.gettext(
@@ -129,78 +126,85 @@ def panel(
                 country=country_name(fact["country"]),
             )
         )
-    lines.append(T.gettext("**Your home area:** {files}", files=home_line(view, seat)))
     hint = view.get("legal_hint")
     if hint:
-        lines.append("\n👉 " + _hint(view, hint))
+        lines.append("👉 " + _hint(view, hint))
     if note:
-        lines.append(f"\n⚠️ {note}")
+        lines.append(f"⚠️ {note}")
     embed.description = "\n".join(lines)[:4096]
-    embed.set_footer(text=T.gettext("Round {round} · only you can see this panel", round=view["round"]))
     return embed, _controls(table, seat, view, legal, nav)
 
 
 def panel_sketches(table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
-    """The seat's own cards as pictures, for its panel only: the hand (the cards that may go on
-    the pile now raised and framed; none marked when no card can be played), the identity card
-    with Immunity beside it while held, the pile laid face down (or, while it is being built,
-    the cards picked so far: ``nav``), and the home area's Files. Keys name what each picture
-    shows, by faces (two French Files look alike), never the seat."""
+    """The seat's own cards as one picture, for its panel only: the hand (while a pile is built,
+    the cards still to pick framed), the pile top first (the one laid face down, or the cards
+    picked so far: ``nav``), the identity card, Immunity while held and an ID card received. Its
+    key names what it shows, by faces (two French Files look alike), never the seat."""
     state = state_of(table)
     view = state.view(seat)
     hand: list[str] = view["hand"]
     piles = [a for a in state.legal_actions(seat) if a.startswith("pile-")]
     chosen = _picked(hand, piles, nav) if piles else []
-    # While building, the cards still to pick are the playable ones (a picked card is spent).
-    playable = frozenset(c for a in piles for c in a[5:].split("-")) - set(chosen) if piles else None
-    marks = None if playable is None else tuple(c in playable for c in hand)
+    pile: list[str] = chosen or list(view.get("my_pile") or [])
+    size = len(piles[0].split("-")) - 1 if piles else len(pile)
+    # While building, the cards still to pick are the playable ones (a picked card is on the pile).
+    left = [c for c in hand if c not in chosen]
+    playable = frozenset(left) if piles else None
     identity, immunity = view["identity"], view["immunity"][seat]
+    received = view.get("received_id") or None
     lang = language()
-    sketches = [
+    key = (
+        "spytrap-panel",
+        tuple(_face_key(c) for c in left),
+        playable is not None,
+        tuple(_face_key(c) for c in pile),
+        size,
+        identity,
+        immunity,
+        received,
+        lang,
+    )
+    return [
         Sketch(
             "spytrap-hand.png",
-            ("spytrap-hand", tuple(_face_key(c) for c in hand), marks, lang),
+            key,
             partial(
-                spytrap_cards.hand_png,
-                tuple(hand),
-                None if playable is None else frozenset(playable),
+                spytrap_cards.panel_png,
+                tuple(left),
+                tuple(pile),
+                identity,
+                immunity=immunity,
+                received=received,
+                playable=playable,
+                pile_size=size,
                 lang=lang,
             ),
-            spytrap_cards.hand_alt(hand, playable),
-        ),
-        Sketch(
-            "spytrap-identity.png",
-            ("spytrap-identity", identity, immunity, lang),
-            partial(spytrap_cards.identity_png, identity, immunity=immunity, lang=lang),
-            spytrap_cards.identity_alt(identity, immunity=immunity),
-        ),
-    ]
-    if chosen:
-        sketches.append(_pile_sketch(chosen, spytrap_cards.pile_alt(chosen, so_far=True)))
-    pile: list[str] = view.get("my_pile") or []
-    if pile:
-        sketches.append(_pile_sketch(pile, spytrap_cards.pile_alt(pile)))
-    home = view["home"][seat]
-    if home:
-        sketches.append(
-            Sketch(
-                "spytrap-files.png",
-                ("spytrap-files", tuple((_face_key(f["card"]), f["from"]) for f in home), lang),
-                partial(spytrap_cards.files_png, tuple(home), lang=lang),
-                spytrap_cards.files_alt(home, yours=True),
-            )
+            spytrap_cards.panel_alt(
+                left,
+                pile,
+                identity,
+                immunity=immunity,
+                received=received,
+                playable=playable,
+                so_far=bool(chosen),
+            ),
         )
-    return sketches
+    ]
+
+
+# The panel's controls fill at most three rows: a select or two for a long choice, then one row
+# of short buttons ending with Refresh (a phone shows each row as one line, buttons last).
+BUTTON_ROW = 4
 
 
 def _controls(
     table: Table, seat: int, view: SpyTrapView, legal: list[str], nav: str | None
 ) -> list[discord.ui.Item[Any]]:
     v = table.version
-    items: list[discord.ui.Item[Any]] = []
     piles = [a for a in legal if a.startswith("pile-")]
     if piles:
         return _pile_builder(table, view, piles, nav)
+    selects: list[discord.ui.Item[Any]] = []
     bids = sorted(int(a[4:]) for a in legal if a.startswith("bid-"))
     if bids:
         options = [
@@ -208,23 +212,10 @@ def _controls(
             for b in bids[:25]
         ]
         placeholder = T.pgettext("placeholder", "Your bid")
-        items.append(ActionSelect(table.id, v, "bid-", options, placeholder=placeholder, row=0))
+        selects.append(ActionSelect(table.id, v, "bid-", options, placeholder=placeholder))
     own_guesses = [a for a in legal if re.fullmatch(r"guess-\d+-\w+", a)]
     if own_guesses:
-        targets = sorted({int(a.split("-")[1]) for a in own_guesses})
-        if nav and nav.startswith("t") and nav[1:].isdigit() and int(nav[1:]) in targets:
-            target = int(nav[1:])
-            countries = [a.split("-")[2] for a in own_guesses if a.split("-")[1] == str(target)]
-            options = [
-                discord.SelectOption(label=country_name(c), value=c, emoji=FLAGS.get(c)) for c in countries
-            ]
-            placeholder = T.pgettext("placeholder", "{name} is…", name=table.plain_name(target))
-            items.append(
-                ActionSelect(table.id, v, f"guess-{target}-", options, placeholder=placeholder, row=0)
-            )
-        for i, target in enumerate(targets):
-            label = T.pgettext("button", "Guess {name}", name=table.plain_name(target))[:80]
-            items.append(ActionButton(table.id, v, f"nav-t{target}", label=label, row=1 + i // 5))
+        selects.extend(_own_guess(table, own_guesses, nav))
     free_guesses = [a for a in legal if re.fullmatch(r"(guess|challenge)-[A-Za-z]+", a)]
     if free_guesses:
         prefix = free_guesses[0].split("-")[0] + "-"
@@ -241,15 +232,29 @@ def _controls(
             if prefix == "challenge-"
             else T.pgettext("placeholder", "Guess: the drawer is…")
         )
-        items.append(ActionSelect(table.id, v, prefix, options, placeholder=word, row=0))
+        selects.append(ActionSelect(table.id, v, prefix, options, placeholder=word))
     handled = set(piles) | {f"bid-{b}" for b in bids} | set(own_guesses) | set(free_guesses)
     rest = _one_steal_each([a for a in legal if a not in handled], view)
+    for kind, placeholder in (
+        # Translators: the drawer's select of which pile to draw the next card from.
+        ("draw", T.pgettext("placeholder", "Draw from a pile…")),
+        # Translators: the select of which File to steal from the drawer's home area.
+        ("steal", T.pgettext("placeholder", "Steal a File…")),
+    ):
+        chosen = [a for a in rest if a.startswith(kind + "-")]
+        if len(chosen) > 1:
+            # Each names a spy or a File with where it came from: as buttons they wrap to a line
+            # each on a phone (six piles of long names filled the screen), as options one row.
+            options = [
+                discord.SelectOption(label=describe(table, a)[:100], value=a[len(kind) + 1 :]) for a in chosen
+            ][:25]
+            selects.append(ActionSelect(table.id, v, kind + "-", options, placeholder=placeholder))
+            rest = [a for a in rest if a not in chosen]
     kinds = Counter(a.split("-")[0] for a in rest if "-" in a)
-    row = 2
-    if len(rest) > 14 and kinds:
-        # Rows 2–4 hold 15 buttons and Refresh takes one: the long choice of one kind (a steal
-        # from a drawer holding many Files) is a select instead, and what else is offered (Steal
-        # nothing) stays a button beside it, so every option stays offered.
+    if kinds and len(rest) > BUTTON_ROW:
+        # More choices than one row of buttons holds beside Refresh (a steal from a drawer holding
+        # many Files): the long choice of one kind is a select, what else is offered (Steal
+        # nothing) stays a button, so every option stays offered.
         kind = kinds.most_common(1)[0][0]
         prefix = kind + "-"
         options = [
@@ -258,78 +263,105 @@ def _controls(
             if a.startswith(prefix)
         ][:25]
         placeholder = T.pgettext("placeholder", "Choose one…")
-        items.append(ActionSelect(table.id, v, prefix, options, placeholder=placeholder, row=2))
+        selects.append(ActionSelect(table.id, v, prefix, options, placeholder=placeholder))
         rest = [a for a in rest if not a.startswith(prefix)]
-        row = 3
-    for i, action in enumerate(rest[: 5 * (5 - row) - 1]):
-        items.append(
-            ActionButton(
-                table.id,
-                v,
-                action,
-                label=describe(table, action)[:80],
-                style=discord.ButtonStyle.primary,
-                row=row + i // 5,
-            )
+    items: list[discord.ui.Item[Any]] = []
+    for row, select in enumerate(selects):
+        select.row = row
+        items.append(select)
+    buttons = [
+        ActionButton(
+            table.id, v, action, label=describe(table, action)[:80], style=discord.ButtonStyle.primary
         )
-    items.append(
-        ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
-    )
+        for action in rest
+    ]
+    buttons.append(ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄"))
+    for i, button in enumerate(buttons):
+        button.row = len(selects) + i // 5
+        items.append(button)
     return items
 
 
-def _pile_so_far(chosen: list[str], size: int) -> str:
-    """The pile being built, in the panel's text: the buttons alone never showed the picks."""
-    if not chosen:
-        return T.gettext("**Your new pile:** pick its top card below.")
-    cards = ", ".join(card_label(c) for c in chosen)
-    if len(chosen) < size:
-        if size == 3:
-            steps = (None, N_("middle"), N_("bottom"))
-            step = steps[len(chosen)]
-            assert step is not None
-            return T.gettext(
-                "**Your new pile so far (top first):** {cards}. Now pick the {step} card.",
-                cards=cards,
-                step=T.gettext(step),
-            )
-        return T.gettext(
-            "**Your new pile so far (top first):** {cards}. Now pick the #{number} card.",
-            cards=cards,
-            number=len(chosen) + 1,
-        )
-    return T.gettext(
-        "**Your new pile (top first):** {cards}. Press **Build** to lay it face down.", cards=cards
-    )
+def _own_guess(table: Table, own_guesses: list[str], nav: str | None) -> list[discord.ui.Item[Any]]:
+    """A guess after springing your own trap, in two selects: whose identity (a panel-only step),
+    then, once a spy is picked, which country, placed first, where the choice goes on."""
+    v = table.version
+    targets = sorted({int(a.split("-")[1]) for a in own_guesses})
+    target = int(nav[1:]) if nav and nav.startswith("t") and nav[1:].isdigit() else None
+    items: list[discord.ui.Item[Any]] = []
+    if target in targets:
+        countries = [a.split("-")[2] for a in own_guesses if a.split("-")[1] == str(target)]
+        options = [
+            discord.SelectOption(label=country_name(c), value=c, emoji=FLAGS.get(c)) for c in countries
+        ]
+        placeholder = T.pgettext("placeholder", "{name} is…", name=table.plain_name(target))
+        items.append(ActionSelect(table.id, v, f"guess-{target}-", options, placeholder=placeholder))
+    options = [
+        discord.SelectOption(label=table.plain_name(t)[:100], value=f"t{t}", default=t == target)
+        for t in targets
+    ]
+    # Translators: the select of whose identity a spy guesses after springing their own trap.
+    placeholder = T.pgettext("placeholder", "Whose identity?")
+    items.append(ActionSelect(table.id, v, "nav-", options[:25], placeholder=placeholder))
+    return items
 
 
 def _pile_builder(
     table: Table, view: SpyTrapView, piles: list[str], nav: str | None
 ) -> list[discord.ui.Item[Any]]:
-    """Pick the pile's cards one at a time, top first: panel-only steps, then one action."""
+    """Pick the pile's cards one at a time, top first, from one select (panel-only steps), then
+    one action: Build, with Start over and Refresh beside it in one row. The picture shows the
+    picks on the pile; the select offers each face once (two Evil Agents are one choice)."""
     v = table.version
     hand: list[str] = view["hand"]
     size = len(piles[0].split("-")) - 1
     chosen = _picked(hand, piles, nav)
     items: list[discord.ui.Item[Any]] = []
-    if len(chosen) == size:
-        action = "pile-" + "-".join(chosen)
-        pile = ", ".join(card_label(c) for c in chosen)
-        label = T.pgettext("button", "Build: {cards}", cards=pile)[:80]
-        items.append(ActionButton(table.id, v, action, label=label, style=discord.ButtonStyle.success, row=0))
+    row = 0
+    if len(chosen) < size:
+        faces: dict[str, str] = {}
+        for card in hand:
+            if card not in chosen:
+                faces.setdefault(_face_key(card), card)
+        step = "nav-" + "".join(f"{c}_" for c in chosen)
+        options = [
+            discord.SelectOption(label=card_name(card), value=card, emoji=_emoji(card))
+            for card in faces.values()
+        ]
+        place = spytrap_cards.pile_place(len(chosen), size)
+        # Translators: the pile builder's select: which card goes at this place ("top card…").
+        placeholder = T.pgettext("placeholder", "Pick the {place} card…", place=place)
+        # A new component id at each step (and round): a client keeps a pick per id while the
+        # message is edited (the offline page does), which showed the last pick where the
+        # select asks for the next card.
+        fresh = FRESH_IDS + 8 * view["round"] + len(chosen)
+        items.append(
+            ActionSelect(
+                table.id, v, step, options[:25], placeholder=placeholder, row=row, component_id=fresh
+            )
+        )
+        row += 1
     else:
-        position = spytrap_cards.pile_place(len(chosen), size)
-        for i, card in enumerate(c for c in hand if c not in chosen):
-            step = "_".join([*chosen, card])
-            label = T.pgettext("button", "{place}: {card}", place=position, card=card_label(card))[:80]
-            items.append(ActionButton(table.id, v, f"nav-{step}", label=label, row=i // 5))
+        action = "pile-" + "-".join(chosen)
+        label = T.pgettext("button", "Build")
+        items.append(
+            ActionButton(table.id, v, action, label=label, style=discord.ButtonStyle.success, row=row)
+        )
     if chosen:
-        items.append(ActionButton(table.id, v, "nav-start", label=T.pgettext("button", "Start over"), row=3))
+        items.append(
+            ActionButton(table.id, v, "nav-start", label=T.pgettext("button", "Start over"), row=row)
+        )
     # Refresh redraws the same picks (a "nav" step to where the pile is), so it never throws
     # a half-built pile away; Start over does that.
     again = "nav-" + "_".join(chosen) if chosen else "refresh"
-    items.append(ActionButton(table.id, v, again, label=T.pgettext("button", "Refresh"), emoji="🔄", row=4))
+    items.append(ActionButton(table.id, v, again, label=T.pgettext("button", "Refresh"), emoji="🔄", row=row))
     return items
+
+
+def _emoji(card: str) -> str:
+    """A card's emoji in a select's option: its country's flag, or its type's."""
+    country = country_of(card)
+    return FLAGS.get(country, "📁") if country is not None else TYPE_EMOJI[card_type(card)]
 
 
 def _one_steal_each(actions: list[str], view: SpyTrapView) -> list[str]:
@@ -361,17 +393,6 @@ def _face_key(card: str) -> str:
     """What a card's face shows, for a picture's key: a File's country (two French Files look
     alike), or the card's type; never the card's own code, so equal pictures share one key."""
     return country_of(card) or card_type(card)
-
-
-def _pile_sketch(cards: list[str], alt: str) -> Sketch:
-    """A pile as its owner's panel shows it: the one being built, or the one laid face down."""
-    lang = language()
-    return Sketch(
-        "spytrap-pile.png",
-        ("spytrap-pile", tuple(_face_key(c) for c in cards), lang),
-        partial(spytrap_cards.pile_png, tuple(cards), lang=lang),
-        alt,
-    )
 
 
 def _hint(view: SpyTrapView, hint: str) -> str:

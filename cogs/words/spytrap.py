@@ -114,8 +114,9 @@ ACTION_LABELS = {
     "pass": N_("Pass"),
     "nosteal": N_("Steal nothing"),
     "noguess": N_("Make no guess"),
-    "immunity": N_("Play your Immunity card"),
-    "noimmunity": N_("Answer the guess"),
+    # Short, so both fit one line of a phone's panel beside each other: the hint above says it whole.
+    "immunity": N_("Play Immunity"),
+    "noimmunity": N_("Answer"),
     "keep-own": N_("Keep your own identity"),
     "keep-new": N_("Take the new identity"),
     "nochallenge": N_("Do not challenge"),

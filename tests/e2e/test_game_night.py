@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.simhelpers import buttons, message_text, playable, reply_text
+from tests.e2e.spytrap_driver import selects
 from tests.e2e.zipzap_driver import open_lobby
 
 STAMP = re.compile(r"<t:(\d+):R>")
@@ -116,10 +117,9 @@ async def test_spy_trap_picks_survive_another_spys_build(simcord_env, simcord_bo
     table = bot.referee.table_in(channel.id)
 
     async def pick(person: Any, panel: Any) -> Any:
-        _action, cid = next(
-            a for a in action_buttons(panel) if a[0].startswith("nav-") and a[0] != "nav-start"
-        )
-        r = await person.click(panel, custom_id=cid)
+        """The pile builder's next card: the first its one select offers."""
+        (menu,) = selects(panel)
+        r = await person.select(panel, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
         return r.response
 
     panel = (await alice.click(lobby, label="My spy panel")).response

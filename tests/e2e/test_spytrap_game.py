@@ -35,7 +35,8 @@ async def open_spytrap(env: Any, bot: Any, *, seed: int = 11, cpu: str = "sharp"
 
 class IdentityAudit(Audit):
     """Hidden in Spy Trap: each spy's identity (until the game is over). The panel shows it as
-    "You are the <country> spy"; anything naming a seat's identity must reach only that seat."""
+    "<flag> <country> spy" (its picture's alt text as "Your secret identity: <country> spy");
+    anything naming a seat's identity must reach only that seat."""
 
     def hook(self, table: Any, _events: Any) -> None:
         state = table.state

@@ -89,20 +89,21 @@ def test_every_steal_choice_is_offered_on_a_panel_that_fits(files: int) -> None:
 
 
 def test_a_pile_being_built_shows_the_cards_picked_so_far_and_marks_only_the_rest() -> None:
-    """While a spy builds their pile one card at a time (the panel's "nav" steps), the panel's
-    pictures follow the picks: a "pile so far" picture of the picked cards, top first, and the hand
-    with only the cards still to pick marked playable. Seen to fail before the panel's pictures
-    were given the nav step: every hand card stayed marked, picked ones too, and no picture showed
-    the picks ("Your new pile so far" missing)."""
+    """While a spy builds their pile one card at a time (the panel's "nav" steps), the panel's one
+    picture follows the picks: the picked cards on the pile, top first, and the hand with only the
+    cards still to pick marked playable. Seen to fail before the panel's pictures were given the
+    nav step: every hand card stayed marked, picked ones too, and no picture showed the picks."""
     state = new_state(IDS3, HANDS)
     table = make_table("spytrap", state.to_json(), ["ann", "bea", "cy"])
     table.state = state
     hand = state.view(0)["hand"]
     first, second = hand[0], hand[1]
     sketches = SpyTrapUI().panel_sketches(table, 0, f"{first}_{second}")
-    alts = {s.filename: s.alt for s in sketches}
-    assert alts["spytrap-pile.png"].startswith("Your new pile so far, face down to the others, 2 cards")
-    assert alts["spytrap-pile.png"].endswith(f"{card_name(first)}, {card_name(second)}.")
-    assert alts["spytrap-hand.png"].count("(can play)") == len(hand) - 2, "only the cards still to pick"
-    fresh = {s.filename: s.alt for s in SpyTrapUI().panel_sketches(table, 0, None)}
-    assert "spytrap-pile.png" not in fresh and fresh["spytrap-hand.png"].count("(can play)") == len(hand)
+    assert [s.filename for s in sketches] == ["spytrap-hand.png"], "one picture"
+    alt = sketches[0].alt
+    so_far = "Your new pile so far, face down to the others, 2 cards, top first: "
+    assert f"{so_far}{card_name(first)}, {card_name(second)}." in alt
+    assert alt.startswith(f"Your hand, {len(hand) - 2} cards: ")
+    assert alt.count("(can play)") == len(hand) - 2, "only the cards still to pick"
+    fresh = SpyTrapUI().panel_sketches(table, 0, None)[0].alt
+    assert "pile" not in fresh and fresh.count("(can play)") == len(hand)
