@@ -49,7 +49,7 @@ LIMIT = 560.0
 CLOCK_RATE = 4.0
 
 # How long a game that cannot end in a CI run's time is played (see Game.seconds).
-PLAY_SECONDS = 150.0
+PLAY_SECONDS = 120.0
 
 # Buttons the simple policy never presses: they end or leave the game, or open something beside
 # it (a person who just plays does not press them), or only re-read the panel.
