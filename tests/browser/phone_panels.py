@@ -1,13 +1,14 @@
-"""Whole games at a phone's width, measured: what tests/browser/test_phone_panels.py asserts and
+"""Played games at a phone's width, measured: what tests/browser/test_phone_panels*.py assert and
 ``python -m tests.browser.phone_heights`` prints.
 
 A person (alice) opens a table of a game in the offline page (`python bot.py --offline`, the real
 bot against SimCord, tests/browser/browser.py), fills the other seats with computers, starts, opens
-their panel and plays the whole game with a simple policy: the first enabled action control of
-their newest panel (a button, else the first choice of a select), as a person who plays without
-thinking does. The page is laid out the whole time as a 360 px wide phone lays it out (Chrome's
-device emulation, mobile, as tests/browser/screenshots.py takes the README's phone pictures), in a
-tall viewport so that a whole message is laid out above the page's composer.
+their panel and plays with a simple policy (``Policy``): the first enabled control of their newest
+panel (a select: one of its choices at random), as a person who plays without thinking does;
+Zip Zap to its end, the longer titles for ``PLAY_SECONDS`` (see ``Game.seconds``). The page is
+laid out the whole time as a 360 px wide phone lays it out (Chrome's device emulation, mobile, as
+tests/browser/screenshots.py takes the README's phone pictures), in a tall viewport so that a
+whole message is laid out above the page's composer.
 
 Every private message the person sees is measured each time it changes (its text or pictures),
 once its pictures have loaded: the message element's height in CSS px, the page's own layout of
@@ -45,7 +46,7 @@ SKIPS = [
 LIMIT = 560.0
 
 # Simulated seconds per real second (cogs/offline.py): computers' turns and timers four times as
-# fast, so a whole game fits a CI run; the person's own clicks keep the page's real pace.
+# fast, so more of a game fits a CI run; the person's own clicks keep the page's real pace.
 CLOCK_RATE = 4.0
 
 # How long a game that cannot end in a CI run's time is played (see Game.seconds).
@@ -147,7 +148,7 @@ class Seen:
     """One message as the person saw it at one moment."""
 
     kind: str  # "panel", "answer" (a private message without controls or pictures) or "table"
-    state: str  # the message's first line, its numbers as #: which state of the game it shows
+    state: str  # its first line and the next one's first words, numbers as # (``_state``)
     height: float  # CSS px
     text: str
     message_id: str
@@ -155,7 +156,7 @@ class Seen:
 
 @dataclass
 class Measured:
-    """Everything measured over one whole game."""
+    """Everything measured over one played game."""
 
     game: Game
     seen: list[Seen] = field(default_factory=list)

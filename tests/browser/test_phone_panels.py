@@ -1,4 +1,4 @@
-"""One phone screen (issue 33): every private panel a person sees over a whole game of each title,
+"""One phone screen (issue 33): every private panel a person sees while playing each title,
 laid out by the offline page in real Chromium at a 360 px wide phone viewport, is at most 560 CSS
 px tall (the message area of a 360 x 780 screen), so its buttons are reached without scrolling.
 
@@ -8,15 +8,17 @@ private message measured each time it changes). One file per title (this one is 
 test_phone_panels_<game>.py the others'), since `make test`'s pytest-xdist ``--dist loadfile``
 spreads files, not tests, over its workers.
 
-Which states count ("common states"): every panel and every short private answer the person met
-in the whole game: the hand or moves panel in every phase the game went through, the retired
-panel ("This hand moved to a newer panel."), the panel after the game ended, a refusal and a
-/settings answer. Nothing is left out. The public table message is measured and printed, never
+Which states count ("common states"): every panel and every short private answer the person met:
+the hand or moves panel in every phase the game went through (Zip Zap's whole game, to the panel
+after it ended; the longer titles for PLAY_SECONDS: their opening phases and main play, not their
+last rounds or end), the retired panel ("This hand moved to a newer panel."), a refusal and a
+/settings answer. Nothing met is left out. The public table message is measured and printed, never
 asserted: it is not a panel, and a tall table scrolls like any channel message.
 
-Seen failing on the main of 29 Nov 2026 for Zip Zap (a hand panel of 659 px), Zap or Trap (1362),
-GiftTRAP (1112) and Trap (1060): the hand shown three times, a disabled button per card. On a
-failure the tallest panel's picture is in the artifacts folder the message names.
+Seen failing on the main of 29 Nov 2026 for every title: Zip Zap (a hand panel of 744 px), Zap or
+Trap (1227), Spy Trap (1354), GiftTRAP (1187) and Trap (1044): the hand shown three times, a
+disabled button per card. On a failure the tallest panel's picture is in the artifacts folder
+the message names.
 
 Skipped, with the reason, where Chromium, chromedriver, Selenium or the offline extra is missing.
 """
