@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -41,6 +42,21 @@ FRIENDS = ("alice", "bob", "carol", "dave")
 # The simulated bot account's name, shown on every message the page draws (SimCord's is "TestBot").
 BOT_NAME = "Game-night referee"  # text: the bot's account name, a name like the real bot's
 PUMP_SECONDS = 0.25
+# How many simulated seconds pass per wall-clock second: 1 for a person. tests/browser plays whole
+# games at a phone's width (test_phone_panels.py) and sets OFFLINE_CLOCK_RATE higher, so that
+# computers' turns and timers take a CI run's seconds, not a game night's minutes.
+CLOCK_RATE_VARIABLE = "OFFLINE_CLOCK_RATE"
+
+
+def clock_rate() -> float:
+    """The simulated clock's rate (``OFFLINE_CLOCK_RATE``; 1 when unset or not a number >= 1)."""
+    try:
+        rate = float(os.environ.get(CLOCK_RATE_VARIABLE, "1"))
+    except ValueError:
+        return 1.0
+    return rate if rate >= 1.0 else 1.0
+
+
 # How long stopping waits for what is under way (the real bot's close() allows the same).
 SHUTDOWN_SECONDS = 8.0
 
@@ -191,6 +207,7 @@ async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
     not republished here; it is when it reads (``PageSync``)."""
     loop = asyncio.get_running_loop()
     last = loop.time()
+    rate = clock_rate()
     while not stop.is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), PUMP_SECONDS)
@@ -200,9 +217,9 @@ async def pump(world: OfflineWorld, stop: asyncio.Event) -> None:
             now = loop.time()  # after the turn: a long click's time is advanced too
             try:
                 if world.page is not None:
-                    await world.page.advance(now - last)
+                    await world.page.advance((now - last) * rate)
                 else:
-                    await world.env.advance_time(now - last)
+                    await world.env.advance_time((now - last) * rate)
             except Exception as error:
                 # Partial progress is kept (SimCord commits what settled); the next beat goes on.
                 world.pump_errors.append(error)

@@ -99,6 +99,13 @@ def shown_rating(mu: float, sigma: float, rated_games: int) -> ShownRating:
     return ShownRating(value, provisional)
 
 
+def computer_rating(level: str) -> ShownRating:
+    """A computer level's fixed rating, shown as a person's is (never provisional: it never
+    moves), for the lobby to say what a computer seat is worth."""
+    mu, sigma = COMPUTER_RATINGS.get(level, DEFAULT_COMPUTER_RATING)
+    return shown_rating(mu, sigma, PROVISIONAL_GAMES)
+
+
 def change_text(before: ShownRating, after: ShownRating) -> str:
     """ "+18", "−7" (a real minus sign), "±0"."""
     delta = after.value - before.value
@@ -133,6 +140,7 @@ __all__ = [
     "START_SIGMA",
     "ShownRating",
     "change_text",
+    "computer_rating",
     "kept_mu",
     "season_sigma",
     "shown_rating",

@@ -394,7 +394,7 @@ class TableDrawing:
             return ", ".join(f"**{table.name(s)}**" for s in waiting)
         # Nobody has to act: say what happens instead of a bare "nobody".
         if self.clock(table):
-            return T.gettext("nobody: the referee takes the next step (see ⏰ Clock)")
+            return T.gettext("nobody: the referee takes the next step (see the ⏰ countdown)")
         return T.gettext("nobody: the referee takes the next step")
 
     def thread_line(self, table: Table) -> str:

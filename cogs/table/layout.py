@@ -354,7 +354,8 @@ def _blocks(drawing: Drawing) -> tuple[_Text, list[_Text], _Text | None, list[_T
     if drawing.latest:
         tail.append(_Text("latest", _latest(drawing.latest, 0, drawing.earlier)))
     if drawing.clock:
-        tail.append(_Text("clock", T.gettext("**⏰ Clock** · {clock}", clock=drawing.clock)))
+        # The alarm clock says what the line is: a "Clock ·" label cost a phone a line.
+        tail.append(_Text("clock", T.gettext("⏰ {clock}", clock=drawing.clock)))
     tail.extend(_Text("extra", line) for line in drawing.extra)
     return _Text("head", head or "\u200b"), fields, footer, tail
 
@@ -528,7 +529,9 @@ def lay_out(drawing: Drawing) -> Layout:
         fields=fields,
         footer=footer,
         tail=tail,
-        separator=bool(tail),
+        # A line between the game and the table's Latest lines (they read as a log); a clock
+        # or an extra line alone follows the game without one (on a phone it is a line's height).
+        separator=any(t.kind == "latest" for t in tail),
         thumb=thumb,
         # One picture a gallery: a gallery of several crops each to a tile (a hand of seven
         # cards would show two), while a gallery of one shows its picture whole.
@@ -560,14 +563,22 @@ def lay_out(drawing: Drawing) -> Layout:
         container.add_item(
             discord.ui.MediaGallery(*(discord.MediaGalleryItem(p.url, description=p.alt) for p in gallery))
         )
+    tail = [block.text for block in plan.tail]
     if plan.footer is not None:
-        container.add_item(discord.ui.TextDisplay(plan.footer.text))
+        # The footer and what follows it directly (a panel's clock) are one text: Discord puts
+        # a gap between components, which a phone pays for in height.
+        adjacent = not plan.downloads and not plan.separator and tail
+        container.add_item(
+            discord.ui.TextDisplay(
+                "\n".join([plan.footer.text, tail.pop(0)]) if adjacent else plan.footer.text
+            )
+        )
     for download in plan.downloads:
         container.add_item(discord.ui.File(download.url))
     if plan.separator:
         container.add_item(discord.ui.Separator())
-    for block in plan.tail:
-        container.add_item(discord.ui.TextDisplay(block.text))
+    for text in tail:
+        container.add_item(discord.ui.TextDisplay(text))
     for r, row in enumerate(plan.rows):
         action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for i, item in enumerate(row):

@@ -18,6 +18,7 @@ from cogs.table.common import Refusal
 from cogs.table.model import SeatInfo, Table
 from cogs.table.notes import Note, level_name, note, worded
 from cogs.texts import LANGUAGES, SOURCE, Texts
+from db.ratings import computer_rating
 
 T = Texts(__name__)
 
@@ -133,6 +134,18 @@ class Lobby:
             lines.append(f"{s.seat + 1}. {tag}**{s.name}**{host}")
         for i in range(len(table.seats), table.max_seats):
             lines.append(T.gettext("{number}. *open seat*", number=i + 1))
+        # A computer's rating never moves (db/ratings.py): said once per level seated, so a
+        # person knows before the game what beating (or losing to) it is worth.
+        levels = [s.computer_level for s in table.seats if s.is_computer and s.computer_level]
+        for level in dict.fromkeys(levels):
+            lines.append(
+                "-# "
+                + T.gettext(
+                    "🤖 {level} computers play at a fixed rating of {rating}",
+                    level=level_name(level),
+                    rating=str(computer_rating(level)),
+                )
+            )
         embed.add_field(
             name=T.gettext("Seats ({taken}/{seats})", taken=len(table.seats), seats=table.max_seats),
             value="\n".join(lines),

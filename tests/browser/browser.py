@@ -100,6 +100,8 @@ class BotProcess:
     """`python bot.py --offline` as a person starts it, with its terminal captured."""
 
     database: Path
+    # Simulated seconds per wall-clock second (cogs/offline.py, OFFLINE_CLOCK_RATE); 1 as a person.
+    clock_rate: float = 1.0
     process: subprocess.Popen[str] | None = None
     stdout: list[str] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
@@ -112,6 +114,7 @@ class BotProcess:
             "HOME": str(self.database.parent),
             "PYTHONUNBUFFERED": "1",
             "OFFLINE_DATABASE_URL": f"sqlite+aiosqlite:///{self.database}",
+            "OFFLINE_CLOCK_RATE": str(self.clock_rate),
         }
         self.process = subprocess.Popen(
             [sys.executable, "bot.py", "--offline"],
