@@ -17,7 +17,6 @@ import discord
 
 from cogs.drawings.gifttrap_cards import TOKEN_NAMES, name_of, token_label
 from cogs.table.buttons import ActionButton, ActionSelect
-from cogs.table.common import escape
 from cogs.table.layout import FRESH_IDS
 from cogs.table.model import Table
 from cogs.texts import Texts
@@ -133,10 +132,10 @@ class GiftTrapPanel:
         steps = self.steps(view)
         start = steps.index(after) + 1 if after in steps else 0
         ring = steps[start:] + steps[:start]
-        for wanted in (("g", "t"), ("gm", "km")):
-            for step in ring:
-                if step.startswith(wanted) and step != "off" and self._holds(view, step) is None:
-                    return step
+        required = [s for s in ring if s not in ("off", "gm", "km")]  # the gifts and tokens
+        for step in required + [s for s in ring if s in ("gm", "km")]:
+            if self._holds(view, step) is None:
+                return step
         return steps[0]
 
     def _step(self, table: Table, seat: int, view: GiftTrapView, nav: str | None) -> str:
@@ -240,7 +239,13 @@ class GiftTrapPanel:
                     )
                 )
             if phase in ("choosing", "reveal"):
-                lines += self._summary(table, view)
+                # What one chose, in the steps' own select: a line per choice made the panel
+                # two phone screens tall with eight players (issue 33).
+                items.append(
+                    self._steps_select(
+                        table, view, None, placeholder=T.gettext("🔒 Your choices, locked in (open to see)")
+                    )
+                )
         if note:
             lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
@@ -257,7 +262,7 @@ class GiftTrapPanel:
         if not any(getattr(i, "action", "") == "ready" for i in items):
             # Beside Next round (a row of its own cost a phone a button's height).
             refresh = T.pgettext("button", "Refresh")
-            row = 1 if phase == "pack" and items else 0
+            row = 0 if phase == "between_rounds" or not items else 1
             items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=row))
         return embed, items
 
@@ -275,39 +280,17 @@ class GiftTrapPanel:
             return T.gettext("👉 To choose: {left}.", left=" · ".join(todo))
         return "👉 " + T.gettext("All set: press **Ready** to lock it in.")
 
-    def _summary(self, table: Table, view: GiftTrapView) -> list[str]:
-        """Once ready: the gifts given, and the cards played with them, in two short lines (the
-        tokens are on the picture)."""
-        my = view["my"]
-        me = view["seat"]
-        gifts = {g["space"]: g for g in view["layout"]}
-        given = [
-            f"**{escape(table.plain_name(r)[:NAME_WIDTH])}** {short_gift(gifts[space])}"
-            for r, space in enumerate(my["gives"])
-            if r != me and space is not None and space in gifts
-        ]
-        lines = [T.gettext("🎁 Your gifts: {gifts}", gifts=" · ".join(given))] if given else []
-        cards = []
-        if my["give_more"] is not None:
-            # Translators: Give More and GET/GIVE are the game's own terms (its cards and tracks).
-            cards.append(
-                T.gettext("💝 Give More: with your gift for **{name}**", name=table.name(my["give_more"]))
-            )
-        if my["get_more"] is not None:
-            # Translators: Get More and GET/GIVE are the game's own terms (its cards and tracks).
-            cards.append(
-                T.gettext("🔍 Get More: under the gift from **{name}**", name=table.name(my["get_more"]))
-            )
-        if cards:
-            lines.append(" · ".join(cards))
-        return lines
-
-    def _steps_select(self, table: Table, view: GiftTrapView, step: str) -> discord.ui.Item[Any]:
+    def _steps_select(
+        self, table: Table, view: GiftTrapView, step: str | None, *, placeholder: str | None = None
+    ) -> ActionSelect:
         """The checklist: every step, ✅ once done, with what it holds; picking one is panel-only
-        (a "nav-…" step), so it never reaches the engine."""
+        (a "nav-…" step), so it never reaches the engine. ``step`` None: the choices locked in,
+        shown when opened (picking one only draws the panel again)."""
         gifts = {g["space"]: g for g in view["layout"]}
         options = []
         for s in self.steps(view):
+            if step is None and s == "off":
+                continue
             held = self._holds(view, s)
             if s.startswith("g") and s[1:].isdigit():
                 label = T.gettext("🎁 Gift for {name}", name=table.plain_name(int(s[1:])))
@@ -341,7 +324,7 @@ class GiftTrapPanel:
                     description=about[:100] if about else None,
                 )
             )
-        return ActionSelect(table.id, table.version, "nav-", options, row=0)
+        return ActionSelect(table.id, table.version, "nav-", options, row=0, placeholder=placeholder)
 
     def _choice_select(
         self, table: Table, view: GiftTrapView, step: str, *, fresh: bool = False

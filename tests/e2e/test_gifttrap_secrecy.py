@@ -277,9 +277,14 @@ def _leak_panel(ui_class: Any, monkeypatch: Any, how: str) -> None:
         state: Any = table.state
         view = state.view((seat + 1) % state.players)
         if view["phase"] in ("choosing", "reveal") and how == "panel":
-            summary = self.panels._summary(table, view)
-            if summary:
-                embed.add_field(name="psst", value="\n".join(summary)[:1024])
+            gifts = {g["space"]: g for g in view["layout"]}
+            given = [
+                f"**{table.name(r)}** {space}. {gifts[space]['emoji']}"
+                for r, space in enumerate(view["my"]["gives"])
+                if space is not None
+            ]
+            if given:
+                embed.add_field(name="psst", value=" · ".join(given)[:1024])
         elif view["phase"] == "choosing" and how == "steps":  # the next seat's checklist for one's own
             steps = self.panels._steps_select(table, view, self.panels.steps(view)[0])
             steps.item.custom_id += "z"  # beside one's own, which must keep its id
@@ -294,7 +299,7 @@ def _leak_panel(ui_class: Any, monkeypatch: Any, how: str) -> None:
 @pytest.mark.parametrize("where", ["table", "panel", "steps"])
 async def test_the_audit_catches_a_leaky_renderer(simcord_env, simcord_bot, monkeypatch, where):
     """The audit can fail: a public table that lists who gives what to whom, or a panel that
-    also draws the next seat's choices (its summary line, or its step select)."""
+    also draws the next seat's choices (as a line of gifts, or its step select)."""
     # discord.py loads extensions as fresh module objects, so patch the class the bot really uses.
     ui_class = type(simcord_bot.referee.uis["gifttrap"])
     if where == "table":

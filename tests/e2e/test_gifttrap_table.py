@@ -295,7 +295,7 @@ async def test_the_panel_says_once_what_is_chosen_and_what_is_left(
     """Issue 33: the panel listed every gift and token in text ("— not chosen yet"), explained
     Give More, Get More and the GiftTRAP card at length, then drew a select per player: 1,102 px
     on a 360 px phone. Now its text is one status line (what is left); what is chosen is in the
-    step select, the tokens in the picture; once ready, one short line says the gifts given.
+    step select, the tokens in the picture; once ready, the same select lists the choices locked in.
 
     Seen failing on main: the panel's text had 14 lines, among them "— not chosen yet"."""
     env = simcord_env
@@ -331,9 +331,46 @@ async def test_the_panel_says_once_what_is_chosen_and_what_is_left(
     assert ready is not None
     await alice.clicker.click(alice.panel, custom_id=ready["custom_id"])
     assert table.state.ready[0]
-    short = {g["space"]: f"{g['space']}. {g['emoji']}" for g in table.state.view(0)["layout"]}
-    gifts = " · ".join(f"**{table.seats[r].plain_name}** {short[r]}" for r in (1, 2))  # gifts 1 and 2
-    shown = said()
-    assert shown[0].startswith("✅ **You are ready.**")
-    assert any(line.startswith("🎁 Your gifts: ") and gifts in line for line in shown), (gifts, shown)
-    assert "-# Your GET 0 · GIVE 0 of 6 · 🪤" in shown, "the footer is back once the choosing is done"
+    # Once ready: one line, and the choices locked in behind one select (opened, it lists them).
+    assert said() == [
+        "✅ **You are ready.** Your choices are locked in; waiting for the others.",
+        "-# Your GET 0 · GIVE 0 of 6 · 🪤",
+    ], said()
+    locked = select_with(alice.panel, "nav-")
+    assert locked is not None and not any(o.get("default") for o in locked["options"])
+    assert locked["placeholder"] == "🔒 Your choices, locked in (open to see)"
+    described = {o["value"]: o.get("description") for o in locked["options"]}
+    assert described["g1"] == gift_label(table, 1) and described["tnoway"] == gift_label(table, 4)
+    assert [b["label"] for b in buttons(alice.panel)] == ["Refresh"]
+    assert len(action_rows(alice.panel)) == 2
+
+
+def test_a_choice_moves_the_panel_on_to_the_next_open_step() -> None:
+    """After one's own choice the panel goes to the next step still open after it (the gifts and
+    tokens first, the optional cards last); a redraw without a choice stays on the step."""
+    from types import SimpleNamespace
+
+    from cogs.drawings.gifttrap_panel import GiftTrapPanel
+
+    state = ENGINE.new_game(3, {"track_length": 6}, 1)
+    state.apply(0, "pack-2")
+    panels = GiftTrapPanel()
+    table: Any = SimpleNamespace(id=1)
+
+    def step(nav: str | None = None) -> str:
+        return panels._step(table, 0, state.view(0), nav)
+
+    assert step() == "g1"
+    state.apply(0, "give-1-1")
+    assert step() == "g2", "on to the next player"
+    assert step() == "g2", "a redraw stays"
+    assert step("tok") == "tok"
+    state.apply(0, "rank-ok-3")
+    assert step() == "tnoway", "on from the step one was on"
+    state.apply(0, "rank-noway-4")
+    assert step() == "g2", "round again to what is still open: a gift before the cards"
+    state.apply(0, "give-2-2")
+    assert step() == "tgreat"
+    state.apply(0, "rank-great-1")
+    state.apply(0, "rank-good-2")
+    assert step() == "gm", "the optional cards once the rest is done"
