@@ -218,9 +218,8 @@ class GiftTrapPanel:
             )
         else:
             if phase == "choosing":
-                lines.append(
-                    T.gettext("✅ **You are ready.** Your choices are locked in; waiting for the others.")
-                )
+                # That the choices are locked in, the select below says.
+                lines.append(T.gettext("✅ **You are ready**: waiting for the others."))
             elif phase == "reveal":
                 lines.append(T.gettext("🎁 **The reveal is on** — watch the table."))
             elif phase == "between_rounds":

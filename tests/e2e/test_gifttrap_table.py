@@ -333,7 +333,7 @@ async def test_the_panel_says_once_what_is_chosen_and_what_is_left(
     assert table.state.ready[0]
     # Once ready: one line, and the choices locked in behind one select (opened, it lists them).
     assert said() == [
-        "✅ **You are ready.** Your choices are locked in; waiting for the others.",
+        "✅ **You are ready**: waiting for the others.",
         "-# Your GET 0 · GIVE 0 of 6 · 🪤",
     ], said()
     locked = select_with(alice.panel, "nav-")
