@@ -1,7 +1,8 @@
 """What the marks on the cards and panels mean, one line each, for the quick start's "What you see"
 (``cogs/help.py``): Zip Zap's hatched cards, Zap or Trap's corner numbers, doubles and special
-cards, Spy Trap's counting Files, GiftTRAP's tokens and strategy cards. A newcomer met these with no word of explanation (issue 33);
-the full rules explain them too, but three screens away from the card.
+cards, Spy Trap's counting Files, GiftTRAP's tokens and strategy cards. A newcomer met these with
+no word of explanation (issue 33); the full rules explain them too, but three screens away from
+the card.
 
 Each game's lines are written beside its other words (so they are in its catalog, in its terms)
 and follow the table's options, so a table without special cards lists none.
