@@ -38,13 +38,10 @@ from rules.gifttrap.views import GiftTrapView, LaidOutGift, RevealedGift, TokenP
 
 T = Texts(__name__)
 GAME = GiftTrap()
-TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
 # A private choice depends only on the chooser's own earlier choices, so a click from a panel drawn
 # before someone else's move still means the same; the engine refuses what no longer fits.
 # The dealer's pick and Next round are refused by the engine once done, so they qualify too.
 VERSION_FREE = ("give-", "givemore-", "rank-", "unrank-", "getmore-", "ready", "pack-", "next")
-# Each give/rank select takes a whole row; the fifth row holds the page tabs and Ready.
-SELECTS_PER_PAGE = 4
 NAME_WIDTH = 24
 SPEED_HELP = {
     "off": N_("no hurry: the pack after 5 min, choosing 15 min, a gift unwrapped every 5 s"),

@@ -1,7 +1,8 @@
 """What the marks on the cards and panels mean, one line each, for the quick start's "What you see"
 (``cogs/help.py``): Zip Zap's hatched cards, Zap or Trap's corner numbers, doubles and special
-cards, Spy Trap's counting Files. A newcomer met these with no word of explanation (issue 33);
-the full rules explain them too, but three screens away from the card.
+cards, Spy Trap's counting Files, GiftTRAP's tokens and strategy cards. A newcomer met these with
+no word of explanation (issue 33); the full rules explain them too, but three screens away from
+the card.
 
 Each game's lines are written beside its other words (so they are in its catalog, in its terms)
 and follow the table's options, so a table without special cards lists none.
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cogs.drawings import zipzap_cards
+from cogs.words import gifttrap as gifttrap_words
 from cogs.words import spytrap as spytrap_words
 from cogs.words import zaptrap as zaptrap_words
 
@@ -24,6 +26,7 @@ SYMBOLS: dict[str, Callable[[Any], list[str]]] = {
     "zipzap": zipzap_cards.symbol_lines,
     "zaptrap": zaptrap_words.symbol_lines,
     "spytrap": spytrap_words.symbol_lines,
+    "gifttrap": gifttrap_words.symbol_lines,
 }
 
 

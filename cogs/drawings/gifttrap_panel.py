@@ -1,5 +1,6 @@
 """GiftTRAP's private panel: a seat's gifts to give, tokens to place, Give More and Get More, and
-Ready, drawn from the seat's own view, page by page (Discord allows five rows of components).
+Ready, drawn from the seat's own view one step at a time, so that it fits one phone screen with
+any number of players (issue 33).
 
 Also the small helpers every GiftTRAP drawing writes gifts and tokens with (the tokens' names are in
 gifttrap_cards.py). The cog (cogs/gifttrap.py) draws the public table and hands each seat's panel
@@ -26,7 +27,7 @@ T = Texts(__name__)
 
 
 def fresh_ids(counter: Iterator[int]) -> Iterator[int]:
-    """Eight new component ids (a page has at most four selects): above the ones the layout gives
+    """Eight new component ids (a panel has two selects): above the ones the layout gives
     by place (cogs/table/layout.py), never the same twice from one ``counter`` (the panel's own, so
     that the same game drawn twice gets the same ids: the golden payloads compare them)."""
     base = FRESH_IDS + (next(counter) % 200_000_000) * 8
@@ -34,8 +35,6 @@ def fresh_ids(counter: Iterator[int]) -> Iterator[int]:
 
 
 TOKEN_EMOJI = {"great": "🤩", "good": "🙂", "ok": "😐", "noway": "🙅"}
-# Each give/rank select takes a whole row; the fifth row holds the page tabs and Ready.
-SELECTS_PER_PAGE = 4
 NAME_WIDTH = 24
 
 
@@ -80,50 +79,88 @@ def fit(lines: list[str], limit: int = 1024, *, newest_last: bool = True) -> str
 
 
 class GiftTrapPanel:
+    """Each seat's panel while choosing is one step at a time, in two selects: the step (a gift
+    for one player, one token, a card) and the choice for it, then Ready. Issue 33: a select per
+    player and per token (up to seven plus four) and a text line per choice made the panel two
+    phone screens tall; the step select is the checklist instead (each step with ✅ once done
+    and what it holds), and after a choice the panel moves on to the next open step."""
+
     def __init__(self) -> None:
-        # (table id, seat) -> the panel page that person last looked at, so a live refresh or an
-        # answer to a select keeps them on it. Panel-only state: losing it on restart is harmless.
-        self._pages: dict[tuple[int, int], str] = {}
+        # (table id, seat) -> the step that person is on and their choices when it was drawn, so a
+        # live refresh keeps them on it and their own choice moves them on. Panel-only state:
+        # losing it on restart is harmless.
+        self._pages: dict[tuple[int, int], tuple[str, tuple[Any, ...]]] = {}
         self._fresh = itertools.count(1)  # for selects drawn afresh (``fresh_ids``)
 
     def forget(self, table_id: int) -> None:
-        """The game is over: its panels' pages are not needed any more."""
+        """The game is over: its panels' steps are not needed any more."""
         for key in [k for k in self._pages if k[0] == table_id]:
             del self._pages[key]
 
-    def _pages_for(self, view: GiftTrapView) -> list[tuple[str, str]]:
-        """The panel's pages while choosing: (nav name, tab label)."""
+    @staticmethod
+    def steps(view: GiftTrapView) -> list[str]:
+        """The choosing steps, in order: "g<seat>" a gift for that player, "t<token>" a token,
+        "off" taking a token off (to swap two), "gm" Give More and "km" Get More."""
         me = view["seat"]
-        receivers = [r for r in range(view["players"]) if r != me]
-        chunks = (len(receivers) + SELECTS_PER_PAGE - 1) // SELECTS_PER_PAGE
-        pages = []
-        for c in range(chunks):
-            if chunks == 1:
-                label = T.pgettext("tab", "Give")
-            else:
-                first, last = c * SELECTS_PER_PAGE + 1, min(len(receivers), (c + 1) * SELECTS_PER_PAGE)
-                # Translators: a tab of the panel: the gifts for the other players first to last.
-                label = T.pgettext("tab", "Give {first}–{last}", first=first, last=last)
-            pages.append((f"give{c + 1}", label))
-        pages.append(("rank", T.pgettext("tab", "Tokens")))
-        pages.append(
-            (
-                "cards",
-                T.pgettext("tab", "Cards") if view["strategy_cards"] else T.pgettext("tab", "Swap tokens"),
-            )
-        )
-        return pages
-
-    def _default_page(self, view: GiftTrapView) -> str:
         my = view["my"]
-        me = view["seat"]
-        receivers = [r for r in range(view["players"]) if r != me]
-        if my["to_give"]:
-            index = receivers.index(my["to_give"][0])
-            return f"give{index // SELECTS_PER_PAGE + 1}"
-        if my["to_rank"]:
-            return "rank"
-        return "give1"
+        out = [f"g{r}" for r in range(view["players"]) if r != me]
+        out += [f"t{t}" for t in TOKENS]
+        if my["ranks"]:
+            out.append("off")
+        if view["strategy_cards"]:
+            out += ["gm", "km"]
+        return out
+
+    @staticmethod
+    def _holds(view: GiftTrapView, step: str) -> Any:
+        """What a step holds now (None: nothing chosen yet)."""
+        my = view["my"]
+        if step.startswith("g") and step[1:].isdigit():
+            return my["gives"][int(step[1:])]
+        if step.startswith("t"):
+            placed: dict[str, int] = {t: space for t, space in my["ranks"].items()}
+            return placed.get(step[1:])
+        if step == "gm":
+            return my["give_more"]
+        if step == "km":
+            return my["get_more"]
+        return None
+
+    def _next_step(self, view: GiftTrapView, after: str | None = None) -> str:
+        """The first step still open after ``after`` (from the top again at the end): a gift or a
+        token first, then the optional cards; the first step when all are done."""
+        steps = self.steps(view)
+        start = steps.index(after) + 1 if after in steps else 0
+        ring = steps[start:] + steps[:start]
+        required = [s for s in ring if s not in ("off", "gm", "km")]  # the gifts and tokens
+        for step in required + [s for s in ring if s in ("gm", "km")]:
+            if self._holds(view, step) is None:
+                return step
+        return steps[0]
+
+    def _step(self, table: Table, seat: int, view: GiftTrapView, nav: str | None) -> str:
+        my = view["my"]
+        snapshot = (
+            view["round"],
+            tuple(my["gives"]),
+            tuple(sorted(my["ranks"].items())),
+            my["give_more"],
+            my["get_more"],
+        )
+        steps = self.steps(view)
+        key = (table.id, seat)
+        if nav in steps:
+            step = nav
+        else:
+            stored = self._pages.get(key)
+            # Their own choice changed something since it was drawn: on to the next open step.
+            if stored is not None and stored[0] in steps and stored[1] == snapshot:
+                step = stored[0]
+            else:
+                same_round = stored is not None and stored[1][:1] == snapshot[:1]
+                step = self._next_step(view, stored[0] if stored is not None and same_round else None)
+        self._pages[key] = (step, snapshot)
+        return step
 
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
@@ -163,42 +200,11 @@ class GiftTrapPanel:
                     )
                 )
         elif phase == "choosing" and not my["ready"]:
-            pages = self._pages_for(view)
-            names = [p for p, _ in pages]
-            page = nav if nav in names else self._pages.get((table.id, seat))
-            if page not in names:
-                page = self._default_page(view)
-            self._pages[(table.id, seat)] = page
-            lines += self._choice_lines(table, view)
-            todo = []
-            if my["to_give"]:
-                todo.append(
-                    T.ngettext("{n} gift still to give", "{n} gifts still to give", len(my["to_give"]))
-                )
-            if my["to_rank"]:
-                todo.append(
-                    T.ngettext("{n} token still to place", "{n} tokens still to place", len(my["to_rank"]))
-                )
-            if len(todo) == 2:
-                left = T.gettext("{gifts} · {tokens}.", gifts=todo[0], tokens=todo[1])
-            elif todo:
-                left = T.gettext("{left}.", left=todo[0])
-            else:
-                left = T.gettext("All set: press **Ready** to lock it in.")
-            lines.append("\n👉 " + left)
-            items += self._page_items(table, view, page, fresh=note is not None)
-            for label_page, label in pages:
-                current = label_page == page
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        f"nav-{label_page}",
-                        label=label,
-                        style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
-                        row=4,
-                    )
-                )
+            # One status line: what is left. What is chosen, the selects and the picture show.
+            step = self._step(table, seat, view, nav)
+            lines.append(self._left(view))
+            items.append(self._steps_select(table, view, step))
+            items.append(self._choice_select(table, view, step, fresh=note is not None))
             items.append(
                 ActionButton(
                     table.id,
@@ -207,14 +213,13 @@ class GiftTrapPanel:
                     label=T.pgettext("button", "Ready"),
                     emoji="✅",
                     style=discord.ButtonStyle.success if "ready" in legal else discord.ButtonStyle.secondary,
-                    row=4,
+                    row=2,
                 )
             )
         else:
             if phase == "choosing":
-                lines.append(
-                    T.gettext("✅ **You are ready.** Your choices are locked in; waiting for the others.")
-                )
+                # That the choices are locked in, the select below says.
+                lines.append(T.gettext("✅ **You are ready**: waiting for the others."))
             elif phase == "reveal":
                 lines.append(T.gettext("🎁 **The reveal is on** — watch the table."))
             elif phase == "between_rounds":
@@ -233,228 +238,236 @@ class GiftTrapPanel:
                     )
                 )
             if phase in ("choosing", "reveal"):
-                lines += self._choice_lines(table, view)
-        if my["gifttrap_available"]:
-            lines.append(
-                "\n"
-                + T.gettext(
-                    "🪤 Your GiftTRAP card is unused: press a **GiftTRAP** button on the table, any "
-                    "time until the last gift is unwrapped."
+                # What one chose, in the steps' own select: a line per choice made the panel
+                # two phone screens tall with eight players (issue 33).
+                items.append(
+                    self._steps_select(
+                        table, view, None, placeholder=T.gettext("🔒 Your choices, locked in (open to see)")
+                    )
                 )
-            )
-        elif view["strategy_cards"] and view["gifttrap_used"][seat]:
-            lines.append("\n" + T.gettext("🪤 You have played your GiftTRAP card (once a game)."))
         if note:
-            lines.append(f"\n⚠️ {note}")
+            lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
-        get, give = view["get_track"][seat], view["give_track"][seat]
-        embed.set_footer(
-            text=T.gettext(
-                "Your GET {get} · GIVE {give} of {length} · only you can see this panel",
-                get=get,
-                give=give,
-                length=view["track_length"],
+        if phase != "choosing" or my["ready"]:
+            # Not while choosing: the selects and Ready need the room on a phone, and the table
+            # shows every track. The message says that only its reader sees it, and 🪤 is the
+            # table's mark of a GiftTRAP card still to play (the quick start's "What you see"
+            # explains both: cogs/symbols.py).
+            get, give = view["get_track"][seat], view["give_track"][seat]
+            footer = T.gettext(
+                "Your GET {get} · GIVE {give} of {length}", get=get, give=give, length=view["track_length"]
             )
-        )
-        if not any(getattr(i, "action", "").startswith("nav-") for i in items):
+            embed.set_footer(text=footer + (" · 🪤" if my["gifttrap_available"] else ""))
+        if not any(getattr(i, "action", "") == "ready" for i in items):
+            # Beside Next round (a row of its own cost a phone a button's height).
             refresh = T.pgettext("button", "Refresh")
-            items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=4))
+            row = 0 if phase == "between_rounds" or not items else 1
+            items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=row))
         return embed, items
 
-    def _choice_lines(self, table: Table, view: GiftTrapView) -> list[str]:
-        """This seat's own choices so far (its own view only)."""
+    @staticmethod
+    def _left(view: GiftTrapView) -> str:
+        """What is still to choose, in one short line (what is chosen, the selects show)."""
         my = view["my"]
-        me = view["seat"]
-        gifts = {g["space"]: g for g in view["layout"]}
-        lines = [T.gettext("**Your gifts to the others**")]
-        for r in range(view["players"]):
-            if r == me:
-                continue
-            space = my["gives"][r]
-            chosen = gift_text(gifts[space]) if space is not None else T.gettext("— not chosen yet")
-            lines.append(T.gettext("→ **{name}**: {gift}", name=table.name(r), gift=chosen))
-        if view["strategy_cards"]:
-            if my["give_more"] is not None:
-                # Translators: Give More and GET/GIVE are the game's own terms (its cards and tracks).
-                lines.append(
-                    T.gettext("💝 Give More: with your gift for **{name}**", name=table.name(my["give_more"]))
-                )
-            else:
-                lines.append(
-                    T.gettext("💝 Give More: not played (optional, doubles your GIVE move for one gift)")
-                )
-        lines.append(T.gettext("**Your tokens**"))
-        for token in TOKENS:
-            space = my["ranks"].get(token)
-            lines.append(f"{TOKEN_EMOJI[token]} " + token_line(token, gifts.get(space) if space else None))
-        if view["strategy_cards"]:
-            if my["get_more"] is not None:
-                # Translators: Get More and GET/GIVE are the game's own terms (its cards and tracks).
-                lines.append(
-                    T.gettext("🔍 Get More: under the gift from **{name}**", name=table.name(my["get_more"]))
-                )
-            else:
-                lines.append(
-                    T.gettext("🔍 Get More: not played (optional, doubles your GET move for one gift)")
-                )
-        return lines
+        todo = []
+        if my["to_give"]:
+            todo.append(T.ngettext("{n} gift", "{n} gifts", len(my["to_give"])))
+        if my["to_rank"]:
+            todo.append(T.ngettext("{n} token", "{n} tokens", len(my["to_rank"])))
+        if todo:
+            # Translators: what is left to choose in the panel: "2 gifts · 4 tokens".
+            return T.gettext("👉 To choose: {left}.", left=" · ".join(todo))
+        return "👉 " + T.gettext("All set: press **Ready** to lock it in.")
 
-    def _page_items(
-        self, table: Table, view: GiftTrapView, page: str, *, fresh: bool = False
-    ) -> list[discord.ui.Item[Any]]:
-        """The page's selects. ``fresh``: drawn after a click that changed nothing (a refused pick,
-        a panel too old), so they get new component ids and a client that kept the refused pick
-        shows what is really chosen (nothing, for a gift already given to someone else)."""
+    def _steps_select(
+        self, table: Table, view: GiftTrapView, step: str | None, *, placeholder: str | None = None
+    ) -> ActionSelect:
+        """The checklist: every step, ✅ once done, with what it holds; picking one is panel-only
+        (a "nav-…" step), so it never reaches the engine. ``step`` None: the choices locked in,
+        shown when opened (picking one only draws the panel again)."""
+        gifts = {g["space"]: g for g in view["layout"]}
+        options = []
+        for s in self.steps(view):
+            if step is None and s == "off":
+                continue
+            held = self._holds(view, s)
+            if s.startswith("g") and s[1:].isdigit():
+                label = T.gettext("🎁 Gift for {name}", name=table.plain_name(int(s[1:])))
+                about = gift_text(gifts[held]) if held in gifts else T.gettext("not chosen yet")
+            elif s.startswith("t"):
+                label = f"{TOKEN_EMOJI[s[1:]]} {token_label(s[1:])}"
+                about = gift_text(gifts[held]) if held in gifts else T.gettext("not placed yet")
+            elif s == "off":
+                label = T.gettext("↩️ Take a token off (to swap two)")
+                about = None
+            elif s == "gm":
+                label = T.gettext("💝 Give More (optional)")
+                about = (
+                    T.gettext("With my gift for {name}", name=table.plain_name(held))
+                    if held is not None
+                    else T.gettext("doubles your GIVE move for one gift")
+                )
+            else:
+                label = T.gettext("🔍 Get More (optional)")
+                about = (
+                    T.gettext("Under the gift from {name}", name=table.plain_name(held))
+                    if held is not None
+                    else T.gettext("doubles your GET move for one gift")
+                )
+            done = held is not None
+            options.append(
+                discord.SelectOption(
+                    label=(("✅ " if done else "") + label)[:100],
+                    value=s,
+                    default=s == step,
+                    description=about[:100] if about else None,
+                )
+            )
+        return ActionSelect(table.id, table.version, "nav-", options, row=0, placeholder=placeholder)
+
+    def _choice_select(
+        self, table: Table, view: GiftTrapView, step: str, *, fresh: bool = False
+    ) -> discord.ui.Item[Any]:
+        """The choice for the step. ``fresh``: drawn after a click that changed nothing (a refused
+        pick, a panel too old), so it gets a new component id and a client that kept the refused
+        pick shows what is really chosen (nothing, for a gift already given to someone else)."""
         my = view["my"]
         me = view["seat"]
         v = table.version
         layout = view["layout"]
-        items: list[discord.ui.Item[Any]] = []
-        ids = fresh_ids(self._fresh) if fresh else None
-        if page.startswith("give"):
-            receivers = [r for r in range(view["players"]) if r != me]
-            chunk = int(page[4:]) - 1
-            given_to = {space: r for r, space in enumerate(my["gives"]) if space is not None}
-            for row, r in enumerate(receivers[chunk * SELECTS_PER_PAGE : (chunk + 1) * SELECTS_PER_PAGE]):
-                options = []
-                for gift in layout:
-                    other = given_to.get(gift["space"])
-                    options.append(
-                        discord.SelectOption(
-                            # The chosen one is what the closed select shows: it says whose it is.
-                            label=T.gettext(
-                                "For {name}: {gift}", name=table.plain_name(r), gift=gift_text(gift)
-                            )[:100],
-                            value=str(gift["space"]),
-                            default=my["gives"][r] == gift["space"],
-                            description=(
-                                T.gettext("you give this one to {name}", name=table.plain_name(other))[:100]
-                                if other is not None and other != r
-                                else None
-                            ),
-                        )
-                    )
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        f"give-{r}-",
-                        options,
-                        placeholder=T.gettext("Gift for {name}", name=table.plain_name(r))[:150],
-                        row=row,
-                        component_id=next(ids) if ids else None,
-                    )
-                )
-        elif page == "rank":
-            holding = {space: token for token, space in my["ranks"].items()}
-            for row, token in enumerate(TOKENS):
-                options = []
-                for gift in layout:
-                    held = holding.get(gift["space"])
-                    options.append(
-                        discord.SelectOption(
-                            # "GREAT: 3. 🧸 Teddy bear": four closed selects of bare gift names
-                            # didn't say which held GREAT and which NO WAY.
-                            label=T.gettext(
-                                "{token}: {gift}", token=T.gettext(TOKEN_NAMES[token]), gift=gift_text(gift)
-                            )[:100],
-                            value=str(gift["space"]),
-                            default=my["ranks"].get(token) == gift["space"],
-                            description=(
-                                T.gettext("your {token} token is here", token=token_label(held))
-                                if held is not None and held != token
-                                else None
-                            ),
-                        )
-                    )
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        f"rank-{token}-",
-                        options,
-                        placeholder=T.gettext(
-                            "{emoji} {token} goes on…", emoji=TOKEN_EMOJI[token], token=token_label(token)
+        component_id = next(fresh_ids(self._fresh)) if fresh else None
+        if step.startswith("g") and step[1:].isdigit():
+            r = int(step[1:])
+            given_to = {space: g for g, space in enumerate(my["gives"]) if space is not None}
+            options = []
+            for gift in layout:
+                other = given_to.get(gift["space"])
+                options.append(
+                    discord.SelectOption(
+                        # The chosen one is what the closed select shows: it says whose it is.
+                        label=T.gettext("For {name}: {gift}", name=table.plain_name(r), gift=gift_text(gift))[
+                            :100
+                        ],
+                        value=str(gift["space"]),
+                        default=my["gives"][r] == gift["space"],
+                        description=(
+                            T.gettext("you give this one to {name}", name=table.plain_name(other))[:100]
+                            if other is not None and other != r
+                            else None
                         ),
-                        row=row,
-                        component_id=next(ids) if ids else None,
                     )
                 )
-        else:
-            others = [r for r in range(view["players"]) if r != me]
-            row = 0
-            if view["strategy_cards"]:
-                more = [
+            return ActionSelect(
+                table.id,
+                v,
+                f"give-{r}-",
+                options,
+                placeholder=T.gettext("Gift for {name}", name=table.plain_name(r))[:150],
+                row=1,
+                component_id=component_id,
+            )
+        if step.startswith("t") and step[1:] in TOKEN_EMOJI:
+            token = step[1:]
+            placed: dict[str, int] = {t: space for t, space in my["ranks"].items()}
+            holding = {space: t for t, space in my["ranks"].items()}
+            options = []
+            for gift in layout:
+                held = holding.get(gift["space"])
+                options.append(
                     discord.SelectOption(
-                        label=T.gettext("No Give More"),
-                        value="none",  # text: an action's value
-                        default=my["give_more"] is None,
-                    )
-                ]
-                more += [
-                    discord.SelectOption(
-                        label=T.gettext("With my gift for {name}", name=table.plain_name(r))[:100],
-                        value=str(r),
-                        default=my["give_more"] == r,
-                    )
-                    for r in others
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "givemore-",
-                        more,
-                        row=row,
-                        placeholder=T.gettext("💝 Give More (doubles your GIVE move for one gift)"),
-                    )
-                )
-                get = [
-                    discord.SelectOption(
-                        label=T.gettext("No Get More"),
-                        value="none",  # text: an action's value
-                        default=my["get_more"] is None,
-                    )
-                ]
-                get += [
-                    discord.SelectOption(
-                        label=T.gettext("Under the gift from {name}", name=table.plain_name(g))[:100],
-                        value=str(g),
-                        default=my["get_more"] == g,
-                    )
-                    for g in others
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "getmore-",
-                        get,
-                        row=row + 1,
-                        placeholder=T.gettext("🔍 Get More (doubles your GET move for one gift)"),
-                    )
-                )
-                row += 2
-            gifts = {g["space"]: g for g in layout}
-            placed = sorted((space, token) for token, space in my["ranks"].items())
-            if placed:
-                options = [
-                    discord.SelectOption(
+                        # "GREAT: 3. 🧸 Teddy bear": a bare gift name didn't say which token it is.
                         label=T.gettext(
-                            "{token} off {gift}", token=token_label(token), gift=gift_text(gifts[space])
+                            "{token}: {gift}", token=T.gettext(TOKEN_NAMES[token]), gift=gift_text(gift)
                         )[:100],
-                        value=str(space),
-                    )
-                    for space, token in placed
-                ]
-                items.append(
-                    ActionSelect(
-                        table.id,
-                        v,
-                        "unrank-",
-                        options,
-                        row=row,
-                        placeholder=T.gettext("Take a token off a gift (to swap two tokens)"),
+                        value=str(gift["space"]),
+                        default=placed.get(token) == gift["space"],
+                        description=(
+                            T.gettext("your {token} token is here", token=token_label(held))
+                            if held is not None and held != token
+                            else None
+                        ),
                     )
                 )
-        return items
+            return ActionSelect(
+                table.id,
+                v,
+                f"rank-{token}-",
+                options,
+                placeholder=T.gettext(
+                    "{emoji} {token} goes on…", emoji=TOKEN_EMOJI[token], token=token_label(token)
+                ),
+                row=1,
+                component_id=component_id,
+            )
+        others = [r for r in range(view["players"]) if r != me]
+        if step == "gm":
+            more = [
+                discord.SelectOption(
+                    label=T.gettext("No Give More"),
+                    value="none",  # text: an action's value
+                    default=my["give_more"] is None,
+                )
+            ]
+            more += [
+                discord.SelectOption(
+                    label=T.gettext("With my gift for {name}", name=table.plain_name(r))[:100],
+                    value=str(r),
+                    default=my["give_more"] == r,
+                )
+                for r in others
+            ]
+            return ActionSelect(
+                table.id,
+                v,
+                "givemore-",
+                more,
+                row=1,
+                placeholder=T.gettext("💝 Give More (doubles your GIVE move for one gift)"),
+                component_id=component_id,
+            )
+        if step == "km":
+            get = [
+                discord.SelectOption(
+                    label=T.gettext("No Get More"),
+                    value="none",  # text: an action's value
+                    default=my["get_more"] is None,
+                )
+            ]
+            get += [
+                discord.SelectOption(
+                    label=T.gettext("Under the gift from {name}", name=table.plain_name(g))[:100],
+                    value=str(g),
+                    default=my["get_more"] == g,
+                )
+                for g in others
+            ]
+            return ActionSelect(
+                table.id,
+                v,
+                "getmore-",
+                get,
+                row=1,
+                placeholder=T.gettext("🔍 Get More (doubles your GET move for one gift)"),
+                component_id=component_id,
+            )
+        # "off": a token off its gift, so that two can swap places (each goes on a different gift).
+        gifts = {g["space"]: g for g in layout}
+        on_gifts = sorted((space, token) for token, space in my["ranks"].items())
+        options = [
+            discord.SelectOption(
+                label=T.gettext("{token} off {gift}", token=token_label(token), gift=gift_text(gifts[space]))[
+                    :100
+                ],
+                value=str(space),
+            )
+            for space, token in on_gifts
+        ]
+        return ActionSelect(
+            table.id,
+            v,
+            "unrank-",
+            options,
+            row=1,
+            placeholder=T.gettext("Take a token off a gift (to swap two tokens)"),
+            component_id=component_id,
+        )

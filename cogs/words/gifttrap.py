@@ -272,3 +272,29 @@ REFUSALS: dict[str, str] = {
     "no_gifts_out": N_("GiftTRAP goes on a gift on the table: wait for the next round's gifts."),
     "already_trapped": N_("Gift {space} already has a GiftTRAP card on it."),
 }
+
+
+def symbol_lines(options: Any) -> list[str]:
+    """The quick start's "What you see" (cogs/symbols.py): the tokens on the panel's picture and
+    the strategy cards, one line each. Issue 33: the panel explained Give More, Get More and the
+    GiftTRAP card at length every time it was drawn; they are told once here instead."""
+    lines = [
+        T.gettext(
+            "**Tokens** on the gifts in **My gifts** are yours alone: GREAT a star, GOOD a circle, "
+            "OK a square, NO WAY a cross."
+        )
+    ]
+    if options.strategy_cards:
+        lines.append(
+            T.gettext(
+                "💝 **Give More** doubles your GIVE move for one gift you give, 🔍 **Get More** your GET "
+                "move for one gift you receive: once a round each."
+            )
+        )
+        lines.append(
+            T.gettext(
+                "🪤 **GiftTRAP**: a button on the table, once a game: nobody scores from that gift this "
+                "round. 🪤 by a name or on your panel: that card is still to play."
+            )
+        )
+    return lines

@@ -9,7 +9,6 @@ from typing import Any
 from tests.e2e.simhelpers import buttons
 
 FINAL_PREFIX = "GiftTRAP — "
-PER_PAGE = 4
 
 
 def selects(message: Any) -> list[dict[str, Any]]:
@@ -146,7 +145,8 @@ class Person:
         return None
 
     async def fresh_panel(self, table: Any) -> None:
-        """A panel drawn at the table's current version (a stale one is refreshed by a tab click)."""
+        """A panel drawn at the table's current version (a stale one is refreshed by Refresh, or by
+        picking its step again in the step select)."""
         if self.panel is None:
             await self.open_panel()
             return
@@ -157,6 +157,13 @@ class Person:
             if cid.endswith(":refresh") or ":nav-" in cid:
                 await self.clicker.click(self.panel, custom_id=cid)
                 return
+        steps = select_with(self.panel, "nav-")
+        if steps is not None:
+            step = next(
+                (o["value"] for o in steps["options"] if o.get("default")), steps["options"][0]["value"]
+            )
+            await self.clicker.select(self.panel, [step], custom_id=steps["custom_id"])
+            return
         await self.open_panel()
 
     async def choose(self, prefix: str, value: str) -> Any:
@@ -166,35 +173,35 @@ class Person:
         self.answers.append(result)
         return result
 
-    async def show_page(self, page: str) -> None:
-        tab = button_for(self.panel, f"nav-{page}")
-        assert tab is not None, f"no {page} tab on the panel"
-        await self.clicker.click(self.panel, custom_id=tab["custom_id"])
+    async def show_page(self, step: str) -> None:
+        """Go to a step of the panel ("g<seat>", "t<token>", "off", "gm", "km") with its step select."""
+        menu = select_with(self.panel, "nav-")
+        assert menu is not None, "no step select on the panel"
+        assert step in [o["value"] for o in menu["options"]], f"no {step} step on the panel"
+        await self.clicker.select(self.panel, [step], custom_id=menu["custom_id"])
 
     def plan(self, view: dict[str, Any]) -> tuple[str, str, str] | None:
-        """The next (page, select prefix, value) this person fills in, or None when all is set."""
+        """The next (step, select prefix, value) this person fills in, or None when all is set."""
         my = view["my"]
         spaces = [g["space"] for g in view["layout"]]
         if my["to_give"]:
             receiver = my["to_give"][0]
             used = {s for s in my["gives"] if s is not None}
             space = next(s for s in spaces if s not in used)
-            receivers = [r for r in range(view["players"]) if r != self.seat]
-            page = f"give{receivers.index(receiver) // PER_PAGE + 1}"
-            return page, f"give-{receiver}-", str(space)
+            return f"g{receiver}", f"give-{receiver}-", str(space)
         if my["to_rank"]:
             token = my["to_rank"][0]
             taken = set(my["ranks"].values())
             # GREAT, GOOD and OK on the lowest numbers, NO WAY on the highest.
             order = list(reversed(spaces)) if token == "noway" else spaces
             space = next(s for s in order if s not in taken)
-            return "rank", f"rank-{token}-", str(space)
+            return f"t{token}", f"rank-{token}-", str(space)
         if view["strategy_cards"]:
             first = next(r for r in range(view["players"]) if r != self.seat)
             if my["give_more"] is None:
-                return "cards", "givemore-", str(first)
+                return "gm", "givemore-", str(first)
             if my["get_more"] is None:
-                return "cards", "getmore-", str(first)
+                return "km", "getmore-", str(first)
         return None
 
     async def step(self, table: Any) -> bool:

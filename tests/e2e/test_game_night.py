@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.gifttrap_driver import select_with
 from tests.e2e.simhelpers import buttons, message_text, playable, reply_text
 from tests.e2e.spytrap_driver import selects
 from tests.e2e.zipzap_driver import open_lobby
@@ -139,10 +140,10 @@ async def test_spy_trap_picks_survive_another_spys_build(simcord_env, simcord_bo
 
 
 @pytest.mark.simcord(settle_timeout=20)
-async def test_a_gifttrap_tab_survives_someone_elses_choice(simcord_env, simcord_bot):
-    """alice switches tabs on a panel drawn before bob chose a gift: she lands on the tab she
-    pressed. Seen to fail before: the tab click was refused ("The table moved on") and she stayed
-    where she was."""
+async def test_a_gifttrap_step_survives_someone_elses_choice(simcord_env, simcord_bot):
+    """alice picks a step in the step select of a panel drawn before bob chose a gift: she lands
+    on the step she picked. Seen to fail before (with tabs, as buttons then): the click was
+    refused ("The table moved on") and she stayed where she was."""
     env, bot = simcord_env, simcord_bot
     bot.referee.new_seed = lambda: 4
     guild = env.create_guild()
@@ -164,14 +165,14 @@ async def test_a_gifttrap_tab_survives_someone_elses_choice(simcord_env, simcord
         await dealer.click(message, custom_id=pack["custom_id"])
     assert table.state.view(None)["phase"] == "choosing"
     panel = (await alice.click(lobby, label="My gifts")).response
-    tabs = [(a, cid) for a, cid in action_buttons(panel) if a.startswith("nav-")]
-    assert tabs, "the choosing panel has tabs"
+    steps = select_with(panel, "nav-")
+    assert steps is not None, "the choosing panel has its step select"
     version = table.version
     async with table.lock:  # bob gives a gift (as his own panel would)
         give = next(a for a in table.state.legal_actions(1) if a != "ready")
         await bot.referee.act(table, 1, give, bob.id)
     assert table.version > version, "bob chose something"
-    action, cid = tabs[-1]
-    r = await alice.click(panel, custom_id=cid)
+    last = steps["options"][-1]["value"]
+    r = await alice.select(panel, [last], custom_id=steps["custom_id"])
     assert "moved on" not in message_text(r.response)
-    assert bot.referee.panels.nav(table.id, 0) == action[4:]
+    assert bot.referee.panels.nav(table.id, 0) == last

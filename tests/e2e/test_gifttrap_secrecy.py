@@ -8,11 +8,13 @@ could see each call: a public channel message, a DM, an ephemeral reply or edit)
 - the giver its Get More card sits under, until that giver's gift to it is unwrapped.
 
 Gift names are public (they lie on the table); what is secret is who gave which gift to whom and
-which token lies where. So a choice is "shown" when a line writes the relation the way our drawing
-does ("→ **bob**: 3. …", "GREAT +3 → 3. …", "Give More: with your gift for **bob**", "Get More:
-under the gift from **alice**") while naming no third player, or when a select is drawn with that
-choice preselected. ``sightings`` counts those relations seen by their owner, proving the
-patterns match what the panel really draws.
+which token lies where. So a choice is "shown" when a line (or a " · " part of one) writes the
+relation the way our drawing does ("**bob** 3. …", "GREAT +3 → 3. …", "Give More: with your gift
+for **bob**", "Get More: under the gift from **alice**") while naming no third player, when a
+select is drawn with that choice preselected, or when the panel's step select (its checklist)
+lists it: a step "g<seat>" or "t<token>" described by its gift, "gm"/"km" by its player.
+``sightings`` counts those relations seen by their owner, proving the patterns match what the
+panel really draws.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from tests.e2e.secrecy import Audit
 
 Fact = tuple[str, Any, Any]  # ("give", receiver, space) · ("rank", token, space) · ("givemore", r, None) …
 SELECT = re.compile(r"gs:\d+:\d+:(give-(\d+)-|rank-([a-z]+)-|givemore-|getmore-)$")
+STEPS = re.compile(r"gs:\d+:\d+:nav-")
+DESCRIBED = re.compile(r"(\d+)\. ")  # a step's description: its gift, "3. 🧸 Teddy bear"
 
 
 @dataclass
@@ -66,7 +70,7 @@ def hidden_choices(state: Any, *, everything: bool = False) -> dict[int, set[Fac
 def fact_pattern(fact: Fact, names: dict[int, str]) -> re.Pattern[str]:
     kind, key, space = fact
     if kind == "give":
-        return re.compile(rf"→ \**{re.escape(names[key])}\**: {space}\. ")
+        return re.compile(rf"(?:→ )?\**{re.escape(names[key])}\**:? {space}\. ")
     if kind == "rank":
         return re.compile(rf"{re.escape(TOKEN_LABELS[key])} → {space}\. ")
     if kind == "givemore":
@@ -133,7 +137,10 @@ class ChoiceAudit(Audit):
             own = snap.chosen.get(mine, set()) if mine is not None else set()
             name_words = {s: re.compile(rf"(?<!\w){re.escape(n)}(?!\w)") for s, n in snap.names.items()}
             lines = _text(entry.json).split("\n")
-            preset = set(_preselected(entry.json))
+            # The panel's summary gives "**bob** 3. 🧸 · **carol** 5. 🎸" on one line: a gift is
+            # judged by its own part (a token line names its owner once, for all its parts).
+            parts = [part for line in lines for part in line.split(" · ")]
+            preset = set(_preselected(entry.json, snap.names))
             who = "public" if viewer is None else f"user {viewer}"
             for seat, facts in snap.hidden.items():
                 for fact in facts:
@@ -142,7 +149,7 @@ class ChoiceAudit(Audit):
                     shown = fact in preset or any(
                         pattern.search(line)
                         and all(s in allowed for s, word in name_words.items() if word.search(line))
-                        for line in lines
+                        for line in (parts if fact[0] == "give" else lines)
                     )
                     if not shown:
                         continue
@@ -166,10 +173,31 @@ def _text(data: Any) -> str:
     return str(data) if data is not None else ""
 
 
-def _preselected(data: Any) -> list[Fact]:
-    """Choices drawn as already made: a give/rank/card select with a default option."""
+def _steps(data: dict[str, Any], names: dict[int, str]) -> list[Fact]:
+    """The choices the step select lists: a gift or token step by its gift, a card by its player."""
+    out: list[Fact] = []
+    seats = {name: seat for seat, name in names.items()}
+    for option in data.get("options") or []:
+        value, about = str(option.get("value")), str(option.get("description") or "")
+        gift = DESCRIBED.match(about)
+        if value[:1] == "g" and value[1:].isdigit() and gift:
+            out.append(("give", int(value[1:]), int(gift.group(1))))
+        elif value[:1] == "t" and gift:
+            out.append(("rank", value[1:], int(gift.group(1))))
+        elif value in ("gm", "km"):
+            named = [seat for name, seat in seats.items() if about.endswith(f" {name}")]
+            if named:
+                out.append(("givemore" if value == "gm" else "getmore", named[0], None))
+    return out
+
+
+def _preselected(data: Any, names: dict[int, str]) -> list[Fact]:
+    """Choices drawn as already made: a give/rank/card select with a default option, and the
+    choices the step select lists."""
     out: list[Fact] = []
     if isinstance(data, dict):
+        if STEPS.match(str(data.get("custom_id") or "")) and data.get("type") == 3:
+            out += _steps(data, names)
         match = SELECT.match(str(data.get("custom_id") or ""))
         if match and data.get("type") == 3:
             for option in data.get("options") or []:
@@ -184,10 +212,10 @@ def _preselected(data: Any) -> list[Fact]:
                     kind = match.group(1).rstrip("-")
                     out.append((kind, int(value), None))
         for v in data.values():
-            out += _preselected(v)
+            out += _preselected(v, names)
     elif isinstance(data, list):
         for v in data:
-            out += _preselected(v)
+            out += _preselected(v, names)
     return out
 
 
@@ -241,28 +269,43 @@ def _leak_table(ui_class: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(ui_class, "table_embed", leaky)
 
 
-def _leak_panel(ui_class: Any, monkeypatch: Any) -> None:
+def _leak_panel(ui_class: Any, monkeypatch: Any, how: str) -> None:
     original = ui_class.panel
 
     def leaky(self: Any, table: Table, seat: int, note: Any, nav: Any = None) -> Any:
         embed, items = original(self, table, seat, note, nav)
         state: Any = table.state
         view = state.view((seat + 1) % state.players)
-        if view["phase"] in ("choosing", "reveal"):
-            embed.add_field(name="psst", value="\n".join(self.panels._choice_lines(table, view))[:1024])
+        if view["phase"] in ("choosing", "reveal") and how == "panel":
+            gifts = {g["space"]: g for g in view["layout"]}
+            given = [
+                f"**{table.name(r)}** {space}. {gifts[space]['emoji']}"
+                for r, space in enumerate(view["my"]["gives"])
+                if space is not None
+            ]
+            if given:
+                embed.add_field(name="psst", value=" · ".join(given)[:1024])
+        elif view["phase"] == "choosing" and how == "steps":  # the next seat's checklist for one's own
+            steps = self.panels._steps_select(table, view, self.panels.steps(view)[0])
+            steps.item.custom_id += "z"  # beside one's own, which must keep its id
+            steps.item.row = 3
+            items.append(steps)
         return embed, items
 
     monkeypatch.setattr(ui_class, "panel", leaky)
 
 
 @pytest.mark.simcord(settle_timeout=30)
-@pytest.mark.parametrize("where", ["table", "panel"])
+@pytest.mark.parametrize("where", ["table", "panel", "steps"])
 async def test_the_audit_catches_a_leaky_renderer(simcord_env, simcord_bot, monkeypatch, where):
     """The audit can fail: a public table that lists who gives what to whom, or a panel that
-    also draws the next seat's choices."""
+    also draws the next seat's choices (as a line of gifts, or its step select)."""
     # discord.py loads extensions as fresh module objects, so patch the class the bot really uses.
     ui_class = type(simcord_bot.referee.uis["gifttrap"])
-    (_leak_table if where == "table" else _leak_panel)(ui_class, monkeypatch)
+    if where == "table":
+        _leak_table(ui_class, monkeypatch)
+    else:
+        _leak_panel(ui_class, monkeypatch, where)
     env = simcord_env
     audit = ChoiceAudit(env)
     audit.attach(simcord_bot)
@@ -276,7 +319,7 @@ async def test_the_audit_catches_a_leaky_renderer(simcord_env, simcord_bot, monk
             break
     leaks = audit.leaks()
     assert leaks, "the audit did not notice choices shown to the wrong people"
-    if where == "panel":
+    if where != "table":
         assert all("(user " in leak for leak in leaks), leaks[:3]
     else:
         assert any("(public)" in leak for leak in leaks), leaks[:3]

@@ -254,3 +254,19 @@ def test_rows_stored_before_the_engine_spoke_in_data_read_the_same() -> None:
     assert UI.event_line(table, gift) == UI.event_line(
         table, Event("gift", seat=0, data=dict(state.revealed[1]))
     )
+
+
+def test_the_quick_start_explains_the_tokens_and_the_strategy_cards() -> None:
+    """The panel no longer explains Give More, Get More and the GiftTRAP card each time it is
+    drawn (issue 33: a phone screen of text); the quick start's "What you see" does, once, and
+    says what the picture's token shapes are. On main GiftTRAP had no such lines."""
+    from cogs.symbols import SYMBOLS_LIMIT, symbol_lines
+
+    game = GiftTrap()
+    lines = symbol_lines(game, game.parse_options({}))
+    assert len(lines) == 3 and len("\n".join(lines)) <= SYMBOLS_LIMIT
+    assert "GREAT a star" in lines[0]
+    assert "**Give More**" in lines[1] and "**Get More**" in lines[1]
+    assert lines[2].startswith("🪤 **GiftTRAP**")
+    # A table without strategy cards explains none.
+    assert symbol_lines(game, game.parse_options({"strategy_cards": False})) == lines[:1]

@@ -189,12 +189,16 @@ def item_lines(items: list[discord.ui.Item[Any]], where: str) -> list[Shown]:
 
 
 def navs(items: list[discord.ui.Item[Any]]) -> list[str]:
+    """The panel-only steps offered: "nav-…" buttons and a "nav-" select's options (GiftTRAP's)."""
     found = []
     for item in items:
-        custom_id = str(getattr(getattr(item, "item", item), "custom_id", "") or "")
-        action = custom_id.split(":", 3)[-1] if custom_id.startswith("ga:") else ""
-        if action.startswith("nav-"):
+        inner = getattr(item, "item", item)
+        custom_id = str(getattr(inner, "custom_id", "") or "")
+        action = custom_id.split(":", 3)[-1] if custom_id.startswith(("ga:", "gs:")) else ""
+        if action.startswith("nav-") and custom_id.startswith("ga:"):
             found.append(action[4:])
+        elif action.startswith("nav-"):
+            found += [action[4:] + str(o.value) for o in getattr(inner, "options", [])]
     return found
 
 

@@ -222,12 +222,17 @@ def _panel_leaves(cls: type, key: str, data: JSON, names: list[str], seat: int) 
     embed, items = ui.panel(make_table(key, data, names), seat, None)
     out = list(embed_leaves(f"panel {seat}", embed)) + list(item_leaves(f"panel {seat}.items", items))
     for item in items:
-        custom_id = str(getattr(getattr(item, "item", item), "custom_id", "") or "")
-        action = custom_id.split(":", 3)[-1] if custom_id.startswith("ga:") else ""
-        if action.startswith("nav-"):
-            embed, more = cls().panel(make_table(key, data, names), seat, None, action[4:])
-            out += embed_leaves(f"panel {seat} {action}", embed)
-            out += item_leaves(f"panel {seat} {action}.items", more)
+        inner = getattr(item, "item", item)
+        custom_id = str(getattr(inner, "custom_id", "") or "")
+        action = custom_id.split(":", 3)[-1] if custom_id.startswith(("ga:", "gs:")) else ""
+        if not action.startswith("nav-"):
+            continue
+        # A "nav-" select (GiftTRAP's steps) leads to a step per option.
+        steps = [action] if custom_id.startswith("ga:") else [action + str(o.value) for o in inner.options]
+        for step in steps:
+            embed, more = cls().panel(make_table(key, data, names), seat, None, step[4:])
+            out += embed_leaves(f"panel {seat} {step}", embed)
+            out += item_leaves(f"panel {seat} {step}.items", more)
     return out
 
 

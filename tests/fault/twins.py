@@ -387,12 +387,19 @@ def render_panel(cls: type, key: str, data: JSON, seat: int) -> JSON:
 
 
 def _navs(items: list[discord.ui.Item[Any]]) -> list[str]:
+    """The panel-only steps offered: "nav-…" buttons, and every option of a "nav-" select
+    (GiftTRAP's steps)."""
     navs = []
     for item in items:
-        custom_id = str(getattr(getattr(item, "item", item), "custom_id", "") or "")
-        action = custom_id.split(":", 3)[-1] if custom_id.startswith("ga:") else ""
-        if action.startswith("nav-"):
+        inner = getattr(item, "item", item)
+        custom_id = str(getattr(inner, "custom_id", "") or "")
+        action = custom_id.split(":", 3)[-1] if custom_id.startswith(("ga:", "gs:")) else ""
+        if not action.startswith("nav-"):
+            continue
+        if custom_id.startswith("ga:"):
             navs.append(action[4:])
+        else:
+            navs += [action[4:] + str(o.value) for o in getattr(inner, "options", [])]
     return navs
 
 
