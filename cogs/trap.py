@@ -385,6 +385,7 @@ class TrapUI:
             else:
                 lines.append(T.gettext("**Your turn:** {task}.", task=_task(phase)))
             example = "c3" if phase == "piece_drop" else "c3>c4"
+            # Translators: /trap move is the command, by its name in your language; {example} is c3 or c3>c4.
             embed.set_footer(text=T.gettext("Or type /trap move {example}", example=example))
         elif phase != "over":
             other = view["to_move"]

@@ -98,7 +98,8 @@ def paged_select(
                 first=choices[first].label.split(" (")[0],
                 last=choices[last - 1].label.split(" (")[0],
             )
-            options.append(discord.SelectOption(label=label[:100], value=f"nav-g{other}", emoji="➡️"))
+            step = f"nav-g{other}"  # text: a panel step
+            options.append(discord.SelectOption(label=label[:100], value=step, emoji="➡️"))
     return ActionSelect(table.id, table.version, "", options, placeholder=placeholder[:150], row=0)
 
 
@@ -134,7 +135,8 @@ def arrow_controls(table: Table, view: TrapView, legal: list[str], nav: str | No
         touching.setdefault(head, []).append(arrow)
     point = nav[1:] if nav and nav.startswith("p") and nav[1:] in touching else None
     if point is None:
-        choices = [discord.SelectOption(label=p, value=f"nav-p{p}") for p in top_first(list(touching))]
+        steps = {p: f"nav-p{p}" for p in touching}  # text: panel steps
+        choices = [discord.SelectOption(label=p, value=steps[p]) for p in top_first(list(touching))]
         placeholder = T.gettext("Pick a point next to an empty line, then the arrow")
         return Controls([paged_select(table, choices, nav, placeholder)])
     # Arrows leaving the point first: "c3 → c4" reads as "from here".

@@ -86,7 +86,10 @@ def controls(panel: Any) -> dict[str, dict[str, Any]]:
         m = SELECT.fullmatch(menu.get("custom_id") or "")
         if m and not menu.get("disabled"):
             for option in menu.get("options", []):
-                found[m.group(3) + option["value"]] = {"custom_id": menu["custom_id"], "value": option["value"]}
+                found[m.group(3) + option["value"]] = {
+                    "custom_id": menu["custom_id"],
+                    "value": option["value"],
+                }
     return found
 
 
