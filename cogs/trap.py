@@ -373,17 +373,36 @@ class TrapUI:
         if table.lock.locked() and self._committed.get(table.id, turn_of(view)) != turn_of(view):
             return self._changing_panel(table, seat)
         phase = view["phase"]
-        embed = discord.Embed(
-            title=T.gettext("Trap — you play {colour} ({label})", colour=colour(seat), label=LABELS[seat]),
-            colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
-        )
+        # No title: one status line says whose colour and what to do (issue 33: a phone screen
+        # holds the board, the choice and little else); the accent bar is the seat's colour.
+        embed = discord.Embed(colour=discord.Colour.red() if seat == 0 else discord.Colour.blue())
+        pawn, side, label = PAWN_EMOJI[seat], colour(seat), LABELS[seat]
         lines = []
         if view["legal"]:
             king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
             if phase == "piece_drop" and king:
-                lines.append(T.gettext("**Your turn:** drop your **King** on an empty point."))
+                line = T.gettext(
+                    "{pawn} **Your turn** ({colour}, {label}): drop your **King** on an empty point.",
+                    pawn=pawn,
+                    colour=side,
+                    label=label,
+                )
+            elif phase == "main":
+                line = T.gettext(
+                    "{pawn} **Your turn** ({colour}, {label}): move a pawn ringed in green.",
+                    pawn=pawn,
+                    colour=side,
+                    label=label,
+                )
             else:
-                lines.append(T.gettext("**Your turn:** {task}.", task=_task(phase)))
+                line = T.gettext(
+                    "{pawn} **Your turn** ({colour}, {label}): {task}.",
+                    pawn=pawn,
+                    colour=side,
+                    label=label,
+                    task=_task(phase),
+                )
+            lines.append(line)
             example = "c3" if phase == "piece_drop" else "c3>c4"
             # Translators: /trap move is the command, by its name in your language; {example} is c3 or c3>c4.
             embed.set_footer(text=T.gettext("Or type /trap move {example}", example=example))
@@ -391,8 +410,17 @@ class TrapUI:
             other = view["to_move"]
             assert other is not None  # someone is to move until the game is over
             lines.append(
-                T.gettext("Waiting for {player} to {task}.", player=who(table, other), task=_task(phase))
+                T.gettext(
+                    "{pawn} You play {colour} ({label}). Waiting for {player} to {task}.",
+                    pawn=pawn,
+                    colour=side,
+                    label=label,
+                    player=who(table, other),
+                    task=_task(phase),
+                )
             )
+        else:
+            lines.append(T.gettext("Trap — you play {colour} ({label})", colour=side, label=label))
         if note:
             lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]

@@ -108,12 +108,9 @@ def drop_controls(table: Table, view: TrapView, legal: list[str], nav: str | Non
     seat = view["seat"]
     assert seat is not None  # a panel draws a seat's view
     king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-    if king:
-        placeholder = T.gettext("Pick the point for your King")
-    else:
-        placeholder = T.gettext("Pick the point for a pawn")
+    pawn = T.gettext("Pick a point for your King") if king else T.gettext("Pick a point for a pawn")
     choices = [discord.SelectOption(label=p, value=p) for p in top_first(legal)]
-    return Controls([paged_select(table, choices, nav, placeholder)])
+    return Controls([paged_select(table, choices, nav, pawn)])
 
 
 def arrow_label(arrow: str) -> str:
@@ -126,7 +123,8 @@ def arrow_controls(table: Table, view: TrapView, legal: list[str], nav: str | No
     empty line, then the arrows touching it (and the way back)."""
     if len(legal) <= OPTIONS:
         choices = [discord.SelectOption(label=arrow_label(a), value=a) for a in sorted(legal)]
-        placeholder = T.gettext("Pick an arrow (it points to the second point)")
+        # Short: a phone shows about 24 characters of a placeholder.
+        placeholder = T.gettext("Pick an arrow")
         return Controls([paged_select(table, choices, None, placeholder)])
     touching: dict[str, list[str]] = {}
     for arrow in legal:
@@ -137,12 +135,12 @@ def arrow_controls(table: Table, view: TrapView, legal: list[str], nav: str | No
     if point is None:
         steps = {p: f"nav-p{p}" for p in touching}  # text: panel steps
         choices = [discord.SelectOption(label=p, value=steps[p]) for p in top_first(list(touching))]
-        placeholder = T.gettext("Pick a point next to an empty line, then the arrow")
+        placeholder = T.gettext("Pick a point, then its arrow")
         return Controls([paged_select(table, choices, nav, placeholder)])
     # Arrows leaving the point first: "c3 → c4" reads as "from here".
     arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
     choices = [discord.SelectOption(label=arrow_label(a), value=a) for a in arrows]
-    placeholder = T.gettext("Arrows at {point}: pick one (it points to the second point)", point=point)
+    placeholder = T.gettext("Pick an arrow at {point}", point=point)
     back = refresh_button(table, T.pgettext("button", "Other point"), row=1)
     ends = sorted({end for a in arrows for end in a.split(">") if end != point})
     return Controls([paged_select(table, choices, None, placeholder), back], chosen=point, targets=ends)
@@ -171,5 +169,5 @@ def move_controls(table: Table, seat: int, view: TrapView, nav: str | None) -> C
                     piece=piece_name(other["king"]),
                 )
             choices.append(discord.SelectOption(label=label[:100], value=f"{point}>{target}", emoji=emoji))
-    placeholder = T.gettext("Pick a move (green rings: your pawns that can move)")
+    placeholder = T.gettext("Pick a move")
     return Controls([paged_select(table, choices, nav, placeholder)], pick=top_first(list(moves)))
