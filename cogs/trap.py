@@ -409,14 +409,15 @@ class TrapUI:
         elif phase != "over":
             other = view["to_move"]
             assert other is not None  # someone is to move until the game is over
+            # The opponent by name only (their colour is the other one) and no task: the board
+            # shows the phase, and a long name must not push the panel past a phone's screen.
             lines.append(
                 T.gettext(
-                    "{pawn} You play {colour} ({label}). Waiting for {player} to {task}.",
+                    "{pawn} You play {colour} ({label}); waiting for **{player}**.",
                     pawn=pawn,
                     colour=side,
                     label=label,
-                    player=who(table, other),
-                    task=_task(phase),
+                    player=table.name(other),
                 )
             )
         else:

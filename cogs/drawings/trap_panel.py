@@ -140,10 +140,12 @@ def arrow_controls(table: Table, view: TrapView, legal: list[str], nav: str | No
     # Arrows leaving the point first: "c3 → c4" reads as "from here".
     arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
     choices = [discord.SelectOption(label=arrow_label(a), value=a) for a in arrows]
+    # The way back is the select's last option, not a button: one row, as every other step.
+    back = "nav-back"  # text: a panel step (no point: the points again)
+    choices.append(discord.SelectOption(label=T.pgettext("button", "Other point"), value=back, emoji="↩️"))
     placeholder = T.gettext("Pick an arrow at {point}", point=point)
-    back = refresh_button(table, T.pgettext("button", "Other point"), row=1)
     ends = sorted({end for a in arrows for end in a.split(">") if end != point})
-    return Controls([paged_select(table, choices, None, placeholder), back], chosen=point, targets=ends)
+    return Controls([paged_select(table, choices, None, placeholder)], chosen=point, targets=ends)
 
 
 def move_controls(table: Table, seat: int, view: TrapView, nav: str | None) -> Controls:

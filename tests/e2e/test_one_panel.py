@@ -96,7 +96,7 @@ async def test_a_click_on_a_panel_too_old_to_retire_moves_the_current_panel_ther
     await alice.select(old, [drop["value"]], custom_id=drop["custom_id"])  # her drop, from the old panel
     await env.advance_time(1)
     assert simcord_bot.referee.tables[1].version == version + 1  # it was still her turn: it counts
-    assert "Waiting for **bob**" in message_text(old), message_text(old)[:200]  # the current panel
+    assert "waiting for **bob**" in message_text(old), message_text(old)[:200]  # the current panel
     assert MOVED in message_text(new) and not controls(new)
     assert len(live_panels(channel, alice)) == 1
     assert not bob.user.dm_channel or not live_panels(channel, bob)

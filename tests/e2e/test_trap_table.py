@@ -70,7 +70,7 @@ async def test_wrong_player_out_of_turn_malformed_and_illegal_moves_are_refused(
     # Bob waits (alice, red, drops first): his panel offers nothing but Refresh.
     r = await bob.click(lobby, label="My moves")
     bob_panel = r.response
-    assert set(controls(bob_panel)) == {"refresh"} and "Waiting for **alice**" in message_text(bob_panel)
+    assert set(controls(bob_panel)) == {"refresh"} and "waiting for **alice**" in message_text(bob_panel)
     # Out of turn, by a forged click on his panel and by keyboard.
     flight = emit_click(bob, bob_panel, f"ga:1:{table.version}:c3")
     await env.settle()
