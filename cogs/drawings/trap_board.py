@@ -40,9 +40,9 @@ PLAYER_EDGE = ((110, 10, 10), (10, 30, 110))
 KING_MARK = (255, 215, 0)
 PICK = (20, 150, 60)  # the panel's marks: what the player may pick now
 
-# The panel's board: room for the coordinates left and below, for a ring above and right.
+# The panel's board, square: room for the coordinates left and below, for a ring above and right.
 PANEL_LEFT = 70
-PANEL_BOTTOM = 66
+PANEL_BOTTOM = 70
 PANEL_EDGE = 42
 PANEL_PAWN = 26
 PANEL_RING = PANEL_PAWN + 10
