@@ -108,7 +108,7 @@ def drop_controls(table: Table, view: TrapView, legal: list[str], nav: str | Non
     seat = view["seat"]
     assert seat is not None  # a panel draws a seat's view
     king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-    pawn = T.gettext("Pick a point for your King") if king else T.gettext("Pick a point for a pawn")
+    pawn = T.gettext("Pick your King's point") if king else T.gettext("Pick a point for a pawn")
     choices = [discord.SelectOption(label=p, value=p) for p in top_first(legal)]
     return Controls([paged_select(table, choices, nav, pawn)])
 
