@@ -373,36 +373,16 @@ class TrapUI:
         if table.lock.locked() and self._committed.get(table.id, turn_of(view)) != turn_of(view):
             return self._changing_panel(table, seat)
         phase = view["phase"]
-        # No title: one status line says whose colour and what to do (issue 33: a phone screen
+        # No title: one status line says whose turn and colour (issue 33: a phone screen
         # holds the board, the choice and little else); the accent bar is the seat's colour.
         embed = discord.Embed(colour=discord.Colour.red() if seat == 0 else discord.Colour.blue())
         pawn, side, label = PAWN_EMOJI[seat], colour(seat), LABELS[seat]
         lines = []
         if view["legal"]:
-            king = view["variant"] == "king" and view["pawns_to_drop"][seat] == view["pawns_per_player"]
-            if phase == "piece_drop" and king:
-                line = T.gettext(
-                    "{pawn} **Your turn** ({colour}, {label}): drop your **King** on an empty point.",
-                    pawn=pawn,
-                    colour=side,
-                    label=label,
-                )
-            elif phase == "main":
-                line = T.gettext(
-                    "{pawn} **Your turn** ({colour}, {label}): move a pawn ringed in green.",
-                    pawn=pawn,
-                    colour=side,
-                    label=label,
-                )
-            else:
-                line = T.gettext(
-                    "{pawn} **Your turn** ({colour}, {label}): {task}.",
-                    pawn=pawn,
-                    colour=side,
-                    label=label,
-                    task=_task(phase),
-                )
-            lines.append(line)
+            # One line on a phone (about 28 characters): what to do is the select's placeholder.
+            lines.append(
+                T.gettext("{pawn} **Your turn** ({colour}, {label})", pawn=pawn, colour=side, label=label)
+            )
             example = "c3" if phase == "piece_drop" else "c3>c4"
             # Translators: /trap move is the command, by its name in your language; {example} is c3 or c3>c4.
             embed.set_footer(text=T.gettext("Or type /trap move {example}", example=example))

@@ -135,7 +135,7 @@ def arrow_controls(table: Table, view: TrapView, legal: list[str], nav: str | No
     if point is None:
         steps = {p: f"nav-p{p}" for p in touching}  # text: panel steps
         choices = [discord.SelectOption(label=p, value=steps[p]) for p in top_first(list(touching))]
-        placeholder = T.gettext("Pick a point, then its arrow")
+        placeholder = T.gettext("Pick an arrow's point")
         return Controls([paged_select(table, choices, nav, placeholder)])
     # Arrows leaving the point first: "c3 → c4" reads as "from here".
     arrows = sorted(touching[point], key=lambda a: (a.split(">")[0] != point, a))
@@ -171,5 +171,5 @@ def move_controls(table: Table, seat: int, view: TrapView, nav: str | None) -> C
                     piece=piece_name(other["king"]),
                 )
             choices.append(discord.SelectOption(label=label[:100], value=f"{point}>{target}", emoji=emoji))
-    placeholder = T.gettext("Pick a move")
+    placeholder = T.gettext("Move a ringed pawn")
     return Controls([paged_select(table, choices, nav, placeholder)], pick=top_first(list(moves)))
