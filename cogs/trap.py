@@ -6,11 +6,13 @@ board from cogs/drawings/trap_board.py, its move record from cogs/drawings/trap_
 panel draws its seat's view plus the legal actions (their buttons from cogs/drawings/trap_panel.py).
 The words of what happened (events, refusals, how the game ended) are in cogs/words/trap.py.
 
-Panels only ever offer legal choices, in small steps that fit Discord's 25 components:
-- Piece Drop: a 5 × 5 grid of points (6 × 6: pick a row, then the point).
-- Arrow Drop: a point (on 6 × 6 its row first), then one of the free arrows touching it.
-- Main play: a pawn that can move, then one of its destinations.
-The in-between steps are "nav-…" buttons: panel-only state, never an engine action.
+A panel shows the board once, as a picture marking what may be picked, and the choice in one
+select, last (issue 33: a panel fits one phone screen); its controls are cogs/drawings/trap_panel.py:
+- Piece Drop: the free points.
+- Arrow Drop: the free arrows once they fit one select; before that a point, then its arrows.
+- Main play: every legal move.
+Past 25 options a select is paged. The in-between steps are "nav-…" options and buttons:
+panel-only state, never an engine action.
 """
 
 from __future__ import annotations
@@ -26,25 +28,17 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from cogs.drawings.trap_board import render_board
+from cogs.drawings.trap_board import render_board, render_panel_board
 from cogs.drawings.trap_panel import (
     PAWN_EMOJI,
+    Controls,
     arrow_controls,
     drop_controls,
     move_controls,
     refresh_button,
 )
-from cogs.drawings.trap_record import (
-    MOVE_TEXT,
-    Record,
-    colour,
-    panel_legend,
-    text_board,
-    tidy_move,
-    turn_of,
-    who,
-)
-from cogs.drawings.trap_words import board_alt, board_words
+from cogs.drawings.trap_record import MOVE_TEXT, Record, colour, tidy_move, turn_of, who
+from cogs.drawings.trap_words import board_alt, board_words, marks_alt
 from cogs.help import send_rules
 from cogs.table.buttons import TableButton
 from cogs.table.common import reply
@@ -65,6 +59,7 @@ log = logging.getLogger(__name__)
 
 GAME = Trap()
 BOARD_FILE = "board.png"
+PANEL_BOARD_FILE = "your-board.png"
 SPEED_HELP = {
     "off": N_("no move clock (the referee still moves for you after 15 minutes)"),
     "relaxed": N_("90 s per move, then the referee moves for you"),
@@ -372,50 +367,76 @@ class TrapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        """The seat's panel: one status line, the board picture (``panel_sketches``), the keyboard
+        hint, and the choice last (issue 33: one phone screen; nothing said twice)."""
         view = _state(table).view(seat)
         if table.lock.locked() and self._committed.get(table.id, turn_of(view)) != turn_of(view):
             return self._changing_panel(table, seat)
-        legal: list[str] = view["legal"]
         phase = view["phase"]
-        embed = discord.Embed(
-            title=T.gettext("Trap — you play {colour} ({label})", colour=colour(seat), label=LABELS[seat]),
-            colour=discord.Colour.red() if seat == 0 else discord.Colour.blue(),
-        )
+        # No title: one status line says whose turn and colour (issue 33: a phone screen
+        # holds the board, the choice and little else); the accent bar is the seat's colour.
+        embed = discord.Embed(colour=discord.Colour.red() if seat == 0 else discord.Colour.blue())
+        pawn, side, label = PAWN_EMOJI[seat], colour(seat), LABELS[seat]
         lines = []
-        if legal:
-            lines.append(T.gettext("**Your turn:** {task}.", task=_task(phase)))
+        if view["legal"]:
+            # One line on a phone (about 28 characters): what to do is the select's placeholder.
+            lines.append(
+                T.gettext("{pawn} **Your turn** ({colour}, {label})", pawn=pawn, colour=side, label=label)
+            )
+            example = "c3" if phase == "piece_drop" else "c3>c4"
+            # Translators: /trap move is the command, by its name in your language; {example} is c3 or c3>c4.
+            embed.set_footer(text=T.gettext("Or type /trap move {example}", example=example))
         elif phase != "over":
             other = view["to_move"]
             assert other is not None  # someone is to move until the game is over
+            # The opponent by name only (their colour is the other one) and no task: the board
+            # shows the phase, and a long name must not push the panel past a phone's screen.
             lines.append(
-                T.gettext("Waiting for {player} to {task}.", player=who(table, other), task=_task(phase))
+                T.gettext(
+                    "{pawn} You play {colour} ({label}); waiting for **{player}**.",
+                    pawn=pawn,
+                    colour=side,
+                    label=label,
+                    player=table.name(other),
+                )
             )
+        else:
+            lines.append(T.gettext("Trap — you play {colour} ({label})", colour=side, label=label))
         if note:
             lines.append(f"⚠️ {note}")
-        items: list[discord.ui.Item[Any]]
-        if not legal:
-            items = [refresh_button(table)]
-        elif phase == "piece_drop":
-            step, items = drop_controls(table, view, legal, nav)
-            lines.append(step)
-        elif phase == "arrow_drop":
-            step, items = arrow_controls(table, view, legal, nav)
-            lines.append(step)
-        else:
-            step, items = move_controls(table, seat, view, nav)
-            lines.append(step)
-        lines.append(f"```\n{text_board(view)}\n```")
-        lines.append(panel_legend(view["variant"]))
         embed.description = "\n".join(lines)[:4096]
-        counts = view["piece_counts"]
-        embed.set_footer(
-            text=T.gettext(
-                "On the board: red {red} · blue {blue}. Keyboard: /trap move c3 or c3>c4",
-                red=counts[0],
-                blue=counts[1],
-            )
+        return embed, self._controls(table, seat, view, nav).items
+
+    def _controls(self, table: Table, seat: int, view: TrapView, nav: str | None) -> Controls:
+        """The seat's choice now, and what the board picture marks for it."""
+        legal = view["legal"]
+        if not legal:
+            return Controls([refresh_button(table)])
+        if view["phase"] == "piece_drop":
+            return drop_controls(table, view, legal, nav)
+        if view["phase"] == "arrow_drop":
+            return arrow_controls(table, view, legal, nav)
+        return move_controls(table, seat, view, nav)
+
+    def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
+        """The panel's board, drawn for a phone (``render_panel_board``), marking what the seat
+        may pick now. Everything in Trap is public: the picture is the spectator's board, and
+        its marks are the seat's legal choices, which anyone could work out."""
+        state = _state(table)
+        view = state.view(None)
+        controls = self._controls(table, seat, state.view(seat), nav)
+        pick, chosen, targets = controls.pick, controls.chosen, controls.targets
+        draw = partial(
+            render_panel_board,
+            cast("dict[str, Any]", view),  # text: a type
+            pick=pick,
+            chosen=chosen,
+            targets=targets,
         )
-        return embed, items
+        key = ("trap-panel", _board_key(view), json.dumps([pick, chosen, targets]))
+        names = [table.plain_name(s) for s in (0, 1)]
+        alt = " ".join(part for part in (board_alt(view, names), marks_alt(pick, chosen, targets)) if part)
+        return [Sketch(PANEL_BOARD_FILE, key, draw, alt)]
 
     def _changing_panel(self, table: Table, seat: int) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
         """A live panel refresh can land while a move is being saved (the engine has moved, the

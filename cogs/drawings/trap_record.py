@@ -1,5 +1,5 @@
-"""Trap in words: the move notation a keyboard player types, the text board a panel shows, and
-the game's move record (History, the results and the .txt at the end).
+"""Trap in words: the move notation a keyboard player types and the game's move record (History,
+the results and the .txt at the end).
 
 Pure helpers over Trap's typed view and events; the cog (cogs/trap.py) draws with them.
 """
@@ -13,7 +13,7 @@ from typing import Any
 from cogs.table.model import Table
 from cogs.texts import Texts
 from rules.base import Event
-from rules.trap import COLUMNS, LABELS, TrapView
+from rules.trap import LABELS, TrapView
 
 T = Texts(__name__)
 
@@ -54,46 +54,6 @@ def who(table: Table, seat: int) -> str:
 def turn_of(view: TrapView) -> tuple[Any, ...]:
     """Which turn a view shows: changes with every accepted action."""
     return (view["phase"], view["to_move"], tuple(view["pawns_to_drop"]), view["arrows_to_drop"], view["ply"])
-
-
-def text_board(view: TrapView) -> str:
-    """The whole position as monospace text for the panel (an ephemeral panel carries no image):
-    r/R red pawn/King, b/B blue pawn/King, · empty; arrows →←↑↓ between points."""
-    size = int(view["size"])
-    pieces = {
-        p["point"]: ("rb"[p["owner"]].upper() if p["king"] else "rb"[p["owner"]]) for p in view["pawns"]
-    }
-    heads: dict[frozenset[str], str] = {}
-    for arrow in view["arrows"]:
-        tail, tip = arrow.split(">")
-        heads[frozenset((tail, tip))] = tip
-    rows = ["   " + "   ".join(COLUMNS[:size])]
-    for r in range(size, 0, -1):
-        line = f"{r}  "
-        for c in range(size):
-            point = f"{COLUMNS[c]}{r}"
-            line += pieces.get(point, "·")
-            if c + 1 < size:
-                right = f"{COLUMNS[c + 1]}{r}"
-                head = heads.get(frozenset((point, right)))
-                line += " " + ("-" if head is None else "→" if head == right else "←") + " "
-        rows.append(line.rstrip())
-        if r > 1:
-            under = "   "
-            for c in range(size):
-                point, below = f"{COLUMNS[c]}{r}", f"{COLUMNS[c]}{r - 1}"
-                head = heads.get(frozenset((point, below)))
-                under += ("|" if head is None else "↓" if head == below else "↑") + "   "
-            rows.append(under.rstrip())
-    return "\n".join(rows)
-
-
-def panel_legend(variant: str) -> str:
-    """The key under the panel's text board; Kings only where the game has them."""
-    # Translators: r, R, b and B are the letters of the text board (red/blue pawn, King): keep them.
-    if variant == "king":
-        return T.gettext("r/R red pawn/King · b/B blue pawn/King · arrows point the way a pawn may go")
-    return T.gettext("r red pawn · b blue pawn · arrows point the way a pawn may go")
 
 
 # --- the move list -----------------------------------------------------------------------------

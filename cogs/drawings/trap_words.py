@@ -134,3 +134,15 @@ def side(seat: int) -> str:
     """A seat's colour and letter, lower case: "red (A)"."""
     # Translators: a player's colour and letter (A or B), as in "alice, red (A)".
     return T.gettext("{colour} ({label})", colour=colour(seat), label=LABELS[seat])
+
+
+def marks_alt(pick: list[str], chosen: str | None, targets: list[str]) -> str:
+    """What a panel's board picture marks (trap_board's ``render_panel_board``), for a screen
+    reader: the pawns ringed because they can move, or the point picked and where it leads."""
+    if chosen is not None:
+        return T.gettext(
+            "Picked: {point}, ringed; green dots at {points}.", point=chosen, points=", ".join(targets)
+        )
+    if pick:
+        return T.gettext("Ringed in green, your pawns that can move: {points}.", points=", ".join(pick))
+    return ""

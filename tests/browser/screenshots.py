@@ -115,7 +115,7 @@ def take(shot: Shot, out: Path, work: Path) -> list[Path]:
                     page.click(lambda label=label: _button(page, label), label)
             page.click(lambda: _button(page, hand), hand)
             time.sleep(shot.settle)
-            if _button(page, "Refresh", private=True) is not None:  # Trap's 25 points leave no room for it
+            if _button(page, "Refresh", private=True) is not None:  # a panel on its turn needs none
                 page.click(lambda: _button(page, "Refresh", private=True), "Refresh")
             for width, metrics in (("desktop", None), ("phone", PHONE)):
                 if metrics is not None:

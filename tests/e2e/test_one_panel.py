@@ -8,20 +8,20 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.simhelpers import buttons, message_text, playable
-from tests.e2e.trap_driver import Person, is_over, medium_chooser, open_table
+from tests.e2e.simhelpers import buttons, message_text
+from tests.e2e.trap_driver import Person, controls, is_over, medium_chooser, open_table, selects
 
 MOVED = "This hand moved to a newer panel."
 
 
 def live_panels(channel: Any, actor: Any) -> list[Any]:
-    """The person's panels (their ephemeral answers and their DMs) that still show buttons (a
-    retired one shows none)."""
+    """The person's panels (their ephemeral answers and their DMs) that still show buttons or a
+    select (a retired one shows none)."""
     seen = [m for m in channel.history(viewer=actor) if m.flags.ephemeral]
     dm = actor.user.dm_channel
     if dm is not None:
         seen += list(dm.history())
-    return [m for m in seen if buttons(m)]
+    return [m for m in seen if buttons(m) or selects(m)]
 
 
 @pytest.mark.simcord(settle_timeout=30)
@@ -65,7 +65,7 @@ async def test_a_new_panel_retires_the_older_one_over_a_whole_game(simcord_env, 
     ephemerals = [m for m in channel.history(viewer=alice) if m.flags.ephemeral]
     moved = [m for m in ephemerals if MOVED in message_text(m)]
     assert len(moved) >= presses - 2  # each older panel says where its hand went
-    assert all(not playable(m) for m in moved)
+    assert all(not controls(m) for m in moved)
     dm = alice.user.dm_channel
     assert dm is not None and MOVED in message_text(dm.history()[-1])  # her DM panel moved back here
     assert not env.errors
@@ -86,17 +86,18 @@ async def test_a_click_on_a_panel_too_old_to_retire_moves_the_current_panel_ther
     channel, lobby = t["channel"], t["lobby"]
     await alice.click(lobby, label="Start")
     old = (await alice.click(lobby, label="My moves")).response
-    assert playable(old)
+    assert controls(old)
     await env.advance_time(14.5 * 60)  # under the 15-minute move clock of "off"; past the token
     new = (await alice.click(lobby, label="My moves")).response
     await env.advance_time(1)
-    assert playable(new) and playable(old)  # the old one could not be edited: Discord's limit
+    assert controls(new) and controls(old)  # the old one could not be edited: Discord's limit
     version = simcord_bot.referee.tables[1].version
-    await alice.click(old, custom_id=playable(old)[0]["custom_id"])  # her drop, from the old panel
+    drop = next(iter(controls(old).values()))
+    await alice.select(old, [drop["value"]], custom_id=drop["custom_id"])  # her drop, from the old panel
     await env.advance_time(1)
     assert simcord_bot.referee.tables[1].version == version + 1  # it was still her turn: it counts
-    assert "Waiting for **bob**" in message_text(old), message_text(old)[:200]  # the current panel
-    assert MOVED in message_text(new) and not playable(new)
+    assert "waiting for **bob**" in message_text(old), message_text(old)[:200]  # the current panel
+    assert MOVED in message_text(new) and not controls(new)
     assert len(live_panels(channel, alice)) == 1
     assert not bob.user.dm_channel or not live_panels(channel, bob)
     assert not env.errors

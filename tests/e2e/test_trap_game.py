@@ -11,7 +11,7 @@ import pytest
 
 from cogs.drawings.trap_board import image_size
 from cogs.drawings.trap_words import outcome
-from tests.e2e.simhelpers import all_components, alt_texts, buttons, message_text
+from tests.e2e.simhelpers import action_rows, all_components, alt_texts, buttons, message_text
 from tests.e2e.trap_driver import (
     Person,
     Typist,
@@ -23,6 +23,7 @@ from tests.e2e.trap_driver import (
     open_table,
     play_to_end,
     section,
+    selects,
 )
 
 
@@ -68,8 +69,9 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     assert board_png(env, table_message).size == image_size(5)
     person = Person(alice, lobby, simcord_bot, seat=0)
     await person.open_panel()
-    # Her first drop: the 5 × 5 grid of points fills the panel, every free point offered.
-    assert len(controls(person.panel)) == 25
+    # Her first drop: every free point offered in one select, in one row, no grid of buttons.
+    assert len(controls(person.panel)) == 25 and not buttons(person.panel)
+    assert len(action_rows(person.panel)) == 1 and len(selects(person.panel)) == 1
     table = simcord_bot.referee.tables[1]
 
     await play_to_end(env, [person], channel, medium_chooser(7))
@@ -123,15 +125,17 @@ async def test_a_whole_game_against_the_computer_by_clicks_only(simcord_env, sim
     assert not any(
         "Robo" in (m.content or "") and "your turn" in (m.content or "") for m in channel.history()
     )
-    assert person.actions >= 8 and person.panels_checked > 2 * person.actions
+    # One pick per action: no pawn to pick before its move (a page of more moves is rare).
+    assert person.actions >= 8 and person.panels_checked > person.actions
+    assert person.steps <= person.actions // 10, (person.steps, person.actions)
     assert not env.errors
 
 
 @pytest.mark.simcord(settle_timeout=30)
-async def test_six_by_six_king_setup_through_row_steps(simcord_env, simcord_bot):
-    """Two people on 6 × 6 with the full Arrow Drop: alice clicks (drops through a row then a
-    point, arrows through a row, a point and an arrow), bob types `/trap move`; the board picture
-    is 6 × 6 sized."""
+async def test_six_by_six_king_setup_through_paged_selects(simcord_env, simcord_bot):
+    """Two people on 6 × 6 with the full Arrow Drop: alice picks from her panel's select (36 free
+    points: two pages of one select; arrows through a point, then the arrow, until they fit one
+    select), bob types `/trap move`; the board picture is 6 × 6 sized."""
     env = simcord_env
     simcord_bot.referee.new_seed = lambda: 11
     t = await open_table(env, cpu=None, people=("alice", "bob"), size=6, variant="king")
@@ -141,10 +145,15 @@ async def test_six_by_six_king_setup_through_row_steps(simcord_env, simcord_bot)
     assert board_png(env, channel.history()[0]).size == image_size(6)
     people = [Person(alice, lobby, simcord_bot, 0), Typist(bob, channel, simcord_bot, 1)]
     await people[0].open_panel()
-    # A row first: six rows, all with free points, and Refresh.
+    # 36 free points: a select of 24 and the way to the other 12, in one row.
     offered = controls(people[0].panel)
-    assert set(offered) == {f"nav-r{r}" for r in range(1, 7)} | {"refresh"}
-    assert "your **King**" in message_text(people[0].panel)
+    points = {p for p in offered if not p.startswith("nav-")}
+    assert len(points) == 24 and set(offered) - points == {"nav-g1"}
+    assert len(action_rows(people[0].panel)) == 1
+    assert selects(people[0].panel)[0]["placeholder"] == "Pick your King's point"
+    await people[0].press("nav-g1")
+    rest = {p for p in controls(people[0].panel) if not p.startswith("nav-")}
+    assert len(rest) == 12 and not rest & points and set(controls(people[0].panel)) - rest == {"nav-g0"}
     table = simcord_bot.referee.tables[1]
     chooser = medium_chooser(3)
     await play_to_end(env, people, channel, chooser, until=lambda: table.state.view(None)["ply"] >= 4)

@@ -70,7 +70,7 @@ async def test_wrong_player_out_of_turn_malformed_and_illegal_moves_are_refused(
     # Bob waits (alice, red, drops first): his panel offers nothing but Refresh.
     r = await bob.click(lobby, label="My moves")
     bob_panel = r.response
-    assert set(controls(bob_panel)) == {"refresh"} and "Waiting for **alice**" in message_text(bob_panel)
+    assert set(controls(bob_panel)) == {"refresh"} and "waiting for **alice**" in message_text(bob_panel)
     # Out of turn, by a forged click on his panel and by keyboard.
     flight = emit_click(bob, bob_panel, f"ga:1:{table.version}:c3")
     await env.settle()
@@ -135,8 +135,8 @@ async def test_wrong_player_out_of_turn_malformed_and_illegal_moves_are_refused(
 
 @pytest.mark.simcord(settle_timeout=30)
 async def test_a_stale_panel_click_after_the_opponent_moved_gets_a_fresh_panel(simcord_env, simcord_bot):
-    """Alice keeps an old panel (a pawn picked, its destinations shown), moves by keyboard, the
-    computer answers; clicking the old panel then changes nothing and shows the current panel.
+    """Alice keeps an old panel (its select of moves), moves by keyboard, the computer answers;
+    picking from the old panel then changes nothing and shows the current panel.
 
     Seen failing against a referee whose version check was removed (Referee._apply_from_click
     patched to ignore the clicked version): the old button played a move."""
@@ -151,11 +151,9 @@ async def test_a_stale_panel_click_after_the_opponent_moved_gets_a_fresh_panel(s
     await play_to_end(env, [person], channel, chooser, until=lambda: table.state.view(None)["ply"] >= 3)
     while table.state.to_move != 0:
         await env.advance_time(1)
-    # Her panel: pick a pawn, keep its destinations.
+    # Her panel: every legal move in its select.
     r = await alice.click(lobby, label="My moves")
     old = r.response
-    pawn = next(a for a in controls(old) if a.startswith("nav-p"))
-    await alice.click(old, custom_id=controls(old)[pawn]["custom_id"])
     stale = {a: b["custom_id"] for a, b in controls(old).items()}
     stale_moves = offered_actions(old)
     assert stale_moves and stale_moves <= set(table.state.legal_actions(0))
@@ -166,17 +164,18 @@ async def test_a_stale_panel_click_after_the_opponent_moved_gets_a_fresh_panel(s
     assert table.status == "playing"
     snapshot, before = table.state.to_json(), await counts(simcord_bot)
     for action in sorted(stale_moves):
-        flight = emit_click(alice, old, stale[action])
+        flight = emit_click(alice, old, stale[action], values=[action])
         await env.settle()
         text = answer_text(env, flight)
         assert "Too slow" in text and "Your turn" in text, text
-    # A panel-only step from the old panel (picking a pawn) is drawn on the current state: it
-    # never moves anything, and the game's panel shows the pick only if that pawn still can move.
-    flight = emit_click(alice, old, stale[pawn])
+    # A panel-only step from the old panel (another page of moves) is drawn on the current
+    # state: it never moves anything, and the panel shows that page only if it still has one.
+    menu = next(iter(stale.values()))
+    flight = emit_click(alice, old, menu, values=["nav-g1"])
     await env.settle()
     assert "Your turn" in answer_text(env, flight)
     assert table.state.to_json() == snapshot and await counts(simcord_bot) == before
-    # And the fresh panel she got works: its buttons carry the current version.
+    # And the fresh panel she got works: its select carries the current version.
     fresh = controls(old)
     assert fresh and all(f":{table.version}:" in b["custom_id"] for b in fresh.values())
 
@@ -200,7 +199,7 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
     while table.state.to_move != 0:
         await env.advance_time(0.5)
     assert final_message(channel) is None
-    await person.press("refresh")  # her panel as it is now: her pawns to pick from
+    await person.open_panel()  # her panel as it is now: her moves to pick from
     old_panel = {a: b["custom_id"] for a, b in controls(person.panel).items()}
     state_before, version_before = table.state.to_json(), table.version
 
@@ -210,11 +209,12 @@ async def test_restart_mid_game_resumes_and_finishes_with_the_whole_move_list(
     assert resumed.version == version_before and resumed.state.to_json() == state_before
     assert resumed.deadline_at is not None, "the move clock came back"
 
-    # A panel from before the restart still answers, with the table as it is now.
-    pawn = next(a for a in old_panel if a.startswith("nav-p"))
-    r = await alice.click(person.panel, custom_id=old_panel[pawn])
-    assert r.acknowledged and offered_actions(person.panel) <= set(resumed.state.legal_actions(0))
-    assert resumed.version == version_before
+    # A panel from before the restart still plays: the version it was drawn at is still the
+    # table's, and its answer is the table as it is now.
+    move = sorted(old_panel)[0]
+    r = await alice.select(person.panel, [move], custom_id=old_panel[move])
+    assert r.acknowledged and resumed.version == version_before + 1
+    assert offered_actions(person.panel) <= set(resumed.state.legal_actions(0))
 
     person.bot = new_bot
     await play_to_end(env, [person], channel, chooser)

@@ -1,6 +1,6 @@
-"""A scripted person at a Trap table: they open their **My moves** panel and play by clicking it,
-step by step (row, point, pawn, destination), checking on every panel they see that the enabled
-action buttons are legal right now."""
+"""A scripted person at a Trap table: they open their **My moves** panel and play by picking from
+its select (a point, an arrow or a move; a page or an arrow's point first where the choices
+need it), checking on every panel they see that every action it offers is legal right now."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 from rules.trap import Trap
-from tests.e2e.simhelpers import ACTION, buttons, message_text
+from tests.e2e.simhelpers import ACTION, action_rows, buttons, message_text
 
 ENGINE = Trap()
 FINAL_PREFIX = "Trap — "
@@ -59,13 +59,37 @@ def is_over(channel: Any) -> bool:
     return final_message(channel) is not None
 
 
+SELECT = re.compile(r"gs:(\d+):(\d+):(.*)")
+
+
+def selects(message: Any) -> list[dict[str, Any]]:
+    """Every select on a message, as component dicts."""
+    found = []
+    for row in action_rows(message):
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for c in children:
+            data = c if isinstance(c, dict) else c.to_dict()
+            if data.get("type") == 3:
+                found.append(data)
+    return found
+
+
 def controls(panel: Any) -> dict[str, dict[str, Any]]:
-    """The panel's enabled buttons by what they do: an action, 'nav-…' or 'refresh'."""
+    """What the panel offers, by what it does (an action, 'nav-…' or 'refresh'): each enabled
+    button, and each option of its selects (``value`` set: picked, not clicked)."""
     found = {}
     for b in buttons(panel):
         m = ACTION.fullmatch(b.get("custom_id") or "")
         if m and not b.get("disabled"):
             found[m.group(3)] = b
+    for menu in selects(panel):
+        m = SELECT.fullmatch(menu.get("custom_id") or "")
+        if m and not menu.get("disabled"):
+            for option in menu.get("options", []):
+                found[m.group(3) + option["value"]] = {
+                    "custom_id": menu["custom_id"],
+                    "value": option["value"],
+                }
     return found
 
 
@@ -120,6 +144,7 @@ class Person:
         self.seat = seat
         self.panel: Any = None
         self.clicks = 0
+        self.steps = 0  # panel-only steps taken on the way to an action (a page, an arrow's point)
         self.actions = 0
         self.panels_checked = 0
 
@@ -147,25 +172,27 @@ class Person:
     async def press(self, action: str) -> None:
         found = controls(self.panel).get(action)
         assert found is not None, f"{action} is not offered: {sorted(controls(self.panel))}"
-        await self.actor.click(self.panel, custom_id=found["custom_id"])
+        if "value" in found:
+            await self.actor.select(self.panel, [found["value"]], custom_id=found["custom_id"])
+        else:
+            await self.actor.click(self.panel, custom_id=found["custom_id"])
         self.clicks += 1
 
     async def play(self, action: str) -> None:
-        """Reach ``action`` through the panel's steps and click it."""
+        """Reach ``action`` through the panel's steps (an arrow's point, another page) and pick it."""
         table = self.table()
-        view = table.state.view(self.seat)
-        size, phase = view["size"], view["phase"]
-        steps: list[str] = []
-        if phase == "piece_drop" and size == 6:
-            steps.append(f"nav-r{action[1:]}")
-        elif phase == "arrow_drop":
-            tail = action.split(">")[0]
-            if size == 6:
-                steps.append(f"nav-r{tail[1:]}")
-            steps.append(f"nav-p{tail}")
-        elif phase == "main":
-            steps.append(f"nav-p{action.split('>')[0]}")
-        for step in steps:
+        tail = action.split(">")[0]
+        tried: set[str] = set()
+        while action not in controls(self.panel):
+            offered = controls(self.panel)
+            if f"nav-p{tail}" in offered and f"nav-p{tail}" not in tried:
+                step = f"nav-p{tail}"
+            else:
+                pages = sorted(a for a in offered if a.startswith("nav-g") and a not in tried)
+                assert pages, f"{action} is not reachable: {sorted(offered)}"
+                step = pages[0]
+            tried.add(step)
+            self.steps += 1
             await self.press(step)
             self.check()
         before = table.version

@@ -24,7 +24,8 @@ import discord
 import pytest
 
 from cogs.table.drawing import Announcement
-from tests.e2e.simhelpers import buttons, message_text, playable
+from tests.e2e.simhelpers import buttons, message_text
+from tests.e2e.trap_driver import controls, selects
 from tests.e2e.trap_driver import open_table as open_trap
 
 FAULTS = ["429", "503", "connection"]
@@ -71,7 +72,21 @@ def fail(env: Any, bot: Any, monkeypatch: Any, fault: str, method: str, path: st
 
 
 def stamps(message: Any) -> set[int]:
-    return {int(m.group(2)) for b in buttons(message) if (m := STAMP.match(b.get("custom_id") or ""))}
+    """The versions a panel's controls (its buttons and Trap's select) were drawn at."""
+    ids = [c.get("custom_id") or "" for c in [*buttons(message), *selects(message)]]
+    return {int(m.group(2)) for custom_id in ids if (m := STAMP.match(custom_id))}
+
+
+def playable(message: Any) -> list[dict[str, Any]]:
+    """The game actions a Trap panel offers (its select's options; not Refresh or a page)."""
+    return [c for a, c in controls(message).items() if a != "refresh" and not a.startswith("nav-")]
+
+
+async def play(actor: Any, message: Any, control: dict[str, Any]) -> Any:
+    """Pick an offered action: an option of the panel's select, or a button."""
+    if "value" in control:
+        return await actor.select(message, [control["value"]], custom_id=control["custom_id"])
+    return await actor.click(message, custom_id=control["custom_id"])
 
 
 async def trap_for_two(env: Any, bot: Any) -> dict[str, Any]:
@@ -87,7 +102,7 @@ async def alice_moves(t: dict[str, Any]) -> None:
     panel = (await alice.slash(t["channel"], "table hand")).response
     offered = playable(panel)
     assert offered, "Alice (to move first) has legal drops"
-    await alice.click(panel, custom_id=offered[0]["custom_id"])
+    await play(alice, panel, offered[0])
 
 
 @pytest.mark.parametrize("times", [1, 2])
@@ -369,7 +384,7 @@ async def test_a_global_429_pauses_every_effect_once(simcord_env, simcord_bot, m
     panel = dm.history()[-1]
     offered = playable(panel)
     assert offered, "Bob's DM panel offers his drops"
-    answer = await bob.user.click(panel, custom_id=offered[0]["custom_id"])
+    answer = await play(bob.user, panel, offered[0])
     assert answer is not None
     version = t["table"].version
     await env.advance_time(40)

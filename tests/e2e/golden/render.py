@@ -550,7 +550,7 @@ class Replay:
 
 def navs(answers: list[JSON]) -> list[str]:
     """The panel-only steps ("nav-…") a panel's answer offers, enabled only, in order: its buttons'
-    actions, and each select's first choice."""
+    actions, and each select's first choice that is a step."""
     found: list[str] = []
 
     def walk(components: list[JSON]) -> None:
@@ -562,8 +562,9 @@ def navs(answers: list[JSON]) -> list[str]:
                     found.append(action)
             elif c.get("type") == 3 and custom_id.startswith("gs:") and c.get("options"):
                 prefix = custom_id.split(":", 3)[3]
-                if prefix.startswith("nav-"):
-                    found.append(prefix + str(c["options"][0]["value"]))
+                # The first choice that is a step (Trap's selects mix actions and steps: a page).
+                steps = [prefix + str(o["value"]) for o in c["options"]]
+                found.extend([a for a in steps if a.startswith("nav-")][:1])
             walk(c.get("components") or [])
             if isinstance(c.get("accessory"), dict):
                 walk([c["accessory"]])
