@@ -447,19 +447,23 @@ class ZipZapUI:
         one select, which keeps the panel within a phone's screen."""
         v = table.version
         items: list[discord.ui.Item[Any]] = []
-        if "Z" in legal:
-            zap = next((c for c in hand if is_zap(c)), "Z")
-            items.append(
-                ActionButton(table.id, v, "Z", label=card_label(zap), style=discord.ButtonStyle.danger)
-            )
         cards = [c for c in hand if not is_zap(c) and c in legal]
-        if leading and len(cards) > LEAD_BUTTONS:
+        select = leading and len(cards) > LEAD_BUTTONS
+        if select:
             options = [
                 discord.SelectOption(label=card_name(c), value=c, emoji=SUIT_EMOJI[c[0]]) for c in cards
             ]
             # Translators: the placeholder of the list of cards to lead, when the player has control.
             placeholder = T.pgettext("select", "Lead a card…")
-            items.append(ActionSelect(table.id, v, "", options, placeholder=placeholder))
+            # First: the move to make; a ZAP and Refresh under it.
+            items.append(ActionSelect(table.id, v, "", options, placeholder=placeholder, row=0))
+        if "Z" in legal:
+            zap = next((c for c in hand if is_zap(c)), "Z")
+            style = discord.ButtonStyle.danger
+            items.append(
+                ActionButton(table.id, v, "Z", label=card_label(zap), style=style, row=1 if select else None)
+            )
+        if select:
             return items
         for card in cards:
             style = discord.ButtonStyle.success

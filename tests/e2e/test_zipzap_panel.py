@@ -83,7 +83,7 @@ def test_leading_a_big_hand_is_one_select_of_every_card() -> None:
     rows = _controls(drawing)
     assert len(rows) <= 2
     selects = [c for row in rows for c in row if c["type"] == 3]
-    assert len(selects) == 1
+    assert len(selects) == 1 and rows[0] == selects  # the move first, ZAP and Refresh under it
     values = [o["value"] for o in selects[0]["options"]]
     assert values == [c for c in _state(table).view(0)["hand"] if not c.startswith("Z")]
     assert sorted(values) == sorted(c for c in BIG_HAND if not c.startswith("Z"))
