@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from cogs.drawings import zipzap_cards
 from cogs.help import send_rules
-from cogs.table.buttons import ActionButton, TableButton
+from cogs.table.buttons import ActionButton, ActionSelect, TableButton
 from cogs.table.lifecycle import LANGUAGE_CHOICES, LANGUAGE_OPTION, open_table_command
 from cogs.table.model import Table
 from cogs.table.options import SPEED_CHOICES, speed_name
@@ -37,6 +37,8 @@ SPEED_HELP = {
     "fast": N_("stall 8 s, idle leader 15 s"),
 }
 card_name = zipzap_cards.card_name
+# Leading with more cards than one row of buttons holds, the panel offers them in a select.
+LEAD_BUTTONS = 5
 
 
 def card_label(code: str) -> str:
@@ -399,6 +401,9 @@ class ZipZapUI:
     def panel(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
     ) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        """The seat's hand, shown once: the picture (``panel_sketches``, the playable cards
+        marked, the hand in words in its alt text), one status line, and controls only for what
+        can be done now (issue 33: one phone screen)."""
         state = _state(table)
         view = state.view(seat)
         legal = set(state.legal_actions(seat))
@@ -412,15 +417,13 @@ class ZipZapUI:
         elif view["control"] == seat:
             lines.append(T.gettext("**You have control: lead any card.**"))
         elif top is not None:
-            lines.append(T.gettext("Top card: **{card}**", card=card_text(top)))
+            status = T.gettext("Top card: **{card}**", card=card_text(top))
             if view["control"] is not None:
-                lines.append(T.gettext("{name} has control.", name=table.name(view["control"])))
-        # The picture above shows the hand (its alt text in words); this line is for the cards
-        # past the fifteen buttons and for clients that show no images.
-        lines.append(" · ".join(card_label(c) for c in hand) or T.gettext("(no cards)"))
+                status += " · " + T.gettext("{name} has control.", name=table.name(view["control"]))
+            lines.append(status)
         if note:
-            lines.append(f"\n⚠️ {note}")
-        embed.description = "\n".join(lines)
+            lines.append(f"⚠️ {note}")
+        embed.description = "\n".join(lines) or None
         footer = T.ngettext(
             "Round {round}/{rounds} · your score {n} point",
             "Round {round}/{rounds} · your score {n} points",
@@ -429,40 +432,54 @@ class ZipZapUI:
             rounds=view["rounds"],
         )
         embed.set_footer(text=footer)
-        items: list[discord.ui.Item[Any]] = []
+        items = self._moves(table, hand, legal, leading=view["control"] == seat)
+        refresh = T.pgettext("button", "Refresh")
+        items.append(ActionButton(table.id, table.version, "refresh", label=refresh, emoji="🔄"))
+        return embed, items
+
+    def _moves(
+        self, table: Table, hand: list[str], legal: set[str], *, leading: bool
+    ) -> list[discord.ui.Item[Any]]:
+        """A control for each move open now, in as few rows as they fill (none for an unplayable
+        card: the picture shows it hatched). Following is a race, so every playable card is one
+        tap away, its Play-and-Zap beside it and a lone ZAP first. Leading is not (nobody else
+        may play until the leader has): a hand of more leads than one row of buttons holds is
+        one select, which keeps the panel within a phone's screen."""
         v = table.version
-        for i, card in enumerate(hand[:15]):
-            action = "Z" if card.startswith("Z") else card
-            playable = action in legal
+        items: list[discord.ui.Item[Any]] = []
+        cards = [c for c in hand if not is_zap(c) and c in legal]
+        select = leading and len(cards) > LEAD_BUTTONS
+        if select:
+            options = [
+                discord.SelectOption(label=card_name(c), value=c, emoji=SUIT_EMOJI[c[0]]) for c in cards
+            ]
+            # Translators: the placeholder of the list of cards to lead, when the player has control.
+            placeholder = T.pgettext("select", "Lead a card…")
+            # First: the move to make; a ZAP and Refresh under it.
+            items.append(ActionSelect(table.id, v, "", options, placeholder=placeholder, row=0))
+        if "Z" in legal:
+            zap = next((c for c in hand if is_zap(c)), "Z")
+            style = discord.ButtonStyle.danger
             items.append(
-                ActionButton(
-                    table.id,
-                    v,
-                    action,
-                    label=card_label(card),
-                    style=discord.ButtonStyle.success if playable else discord.ButtonStyle.secondary,
-                    disabled=not playable,
-                    row=i // 5,
-                )
+                ActionButton(table.id, v, "Z", label=card_label(zap), style=style, row=1 if select else None)
             )
-        # Play-and-Zap for the cards that can follow right now (not while leading: any card is free then).
-        if view["control"] != seat:
-            combos = [a for a in sorted(legal) if a.endswith("+Z")][:4]
-            for action in combos:
+        if select:
+            return items
+        for card in cards:
+            style = discord.ButtonStyle.success
+            items.append(ActionButton(table.id, v, card, label=card_label(card), style=style))
+            if not leading and f"{card}+Z" in legal:
                 items.append(
                     ActionButton(
                         table.id,
                         v,
-                        action,
+                        f"{card}+Z",
                         # Translators: a button that plays the card and the player's Zap card at once.
-                        label=T.pgettext("button", "{card} + ZAP!", card=card_label(action[:-2])),
+                        label=T.pgettext("button", "{card} + ZAP!", card=card_label(card)),
                         style=discord.ButtonStyle.danger,
-                        row=3,
                     )
                 )
-        refresh = T.pgettext("button", "Refresh")
-        items.append(ActionButton(table.id, v, "refresh", label=refresh, emoji="🔄", row=4))
-        return embed, items
+        return items
 
     def event_line(self, table: Table, event: Event) -> str:
         """An engine event (rules/zipzap/state.py: its kind, seat and card codes) in words, with the

@@ -23,6 +23,8 @@ from rules.zaptrap import GESTURES, ZapTrapState, ZapTrapView
 T = Texts(__name__)
 # How many of the latest gestures the table and the panel show.
 RECENT_GESTURES = 6
+# The panel shows fewer (the table has the rest): the latest are the ones to answer.
+PANEL_GESTURES = 3
 
 
 def state_of(table: Table) -> ZapTrapState:
@@ -76,7 +78,7 @@ class ZapTrapPanel:
         elif phase == "over":
             lines.append(T.gettext("The game is over."))
         if note:
-            lines.append(f"\n⚠️ {note}")
+            lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
         score = view["scores"][view["unit"]]
         embed.set_footer(
@@ -116,7 +118,10 @@ class ZapTrapPanel:
         return embed, items
 
     def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
+        """The signals: in full while they are chosen; in play and after, one line (a phone
+        shows the panel's buttons without scrolling only if its text is short: issue 33)."""
         mine, watched = view["my_signal"], view["watch_signal"]
+        choosing = view["phase"] == "signals"
         if view["team_game"]:
             partner = table.name(view["partner"])
             lines = [
@@ -126,12 +131,22 @@ class ZapTrapPanel:
                     signal=signal_text(mine),
                 )
             ]
-            if mine is not None:
+            if mine is not None and choosing:
                 lines.append(
                     T.gettext(
                         "Make it when you hold a set; ZAP **{partner}** when they make it.", partner=partner
                     )
                 )
+        elif not choosing:
+            lines = [
+                T.gettext(
+                    "You signal **{signal}** to **{left}** · **{right}** signals **{watched}** to you.",
+                    signal=signal_text(mine),
+                    left=table.name(view["signal_to"]),
+                    right=table.name(view["watch_seat"]),
+                    watched=signal_text(watched),
+                )
+            ]
         else:
             to = table.name(view["signal_to"])
             lines = [
@@ -146,7 +161,7 @@ class ZapTrapPanel:
                     signal=signal_text(watched),
                 ),
             ]
-        if view["phase"] == "signals" and mine is None and view["last_signal"] is not None:
+        if choosing and mine is None and view["last_signal"] is not None:
             lines.append(
                 T.gettext(
                     "Last round's was {signal}; it stays if time runs out.",
@@ -156,23 +171,18 @@ class ZapTrapPanel:
         return lines
 
     def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
-        cards = " · ".join(f"**{card_label(c, view)}**" for c in view["table"])
-        lines = [T.gettext("On the table: {cards}", cards=cards)]
-        lines.append(
-            T.gettext("Your hand: {cards}", cards=" · ".join(card_label(c, view) for c in view["hand"]))
-        )
+        # The hand and the face-up cards are the pictures above (their alt texts say them in
+        # words), and the hand's buttons: no list of them here as well.
+        lines = []
+        # A set, once held, in one line (its cards are the hand's green buttons); none held says
+        # nothing: what a set is and how to swap toward one is the rules', not every panel's.
         found = view["best_set"]
-        if found is None:
-            lines.append(T.gettext("No set yet: swap toward four matching cards."))
-        else:
-            cards = ", ".join(card_label(c, view) for c in found["cards"])
-            lines.append(
-                T.gettext("✅ You hold {set} ({cards}).", set=set_text(found, view["preset"]), cards=cards)
-            )
+        if found is not None:
+            lines.append(T.gettext("✅ You hold {set}.", set=set_text(found, view["preset"])))
         if view["gestures"]:
             recent = " · ".join(
                 f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                for g in view["gestures"][-RECENT_GESTURES:]
+                for g in view["gestures"][-PANEL_GESTURES:]
             )
             lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
         picked = self._picked(view, nav)
@@ -192,13 +202,7 @@ class ZapTrapPanel:
                         card=card_label(code, view),
                     )
                 )
-        if view["can_deal"]:
-            lines.append(
-                T.gettext(
-                    "You're the dealer: **{button}** clears the table and deals four new cards.",
-                    button=T.pgettext("button", "Deal"),
-                )
-            )
+        # The dealer's Deal is its own button (and the footer names the dealer): no line for it.
         return lines
 
     def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
@@ -233,22 +237,25 @@ class ZapTrapPanel:
         picked = self._picked(view, nav)
         found = view["best_set"]
         in_set = set(found["cards"]) if found else set()
-        for i, code in enumerate(view["hand"][:10]):
+        # Only the cards a swap can give (the ones the hand's picture raises): no disabled button
+        # for the others, the picture shows them.
+        givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
+        for i, code in enumerate([c for c in view["hand"] if c in givable][:10]):
             row = i // 5
             label = card_label(code, view)[:80]
             if picked and picked[0] == "t":
                 action = f"S{code}-{picked[1]}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Give {card}", card=label)[:80],
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=row,
+                if action in legal:
+                    items.append(
+                        ActionButton(
+                            table.id,
+                            v,
+                            action,
+                            label=T.pgettext("button", "Give {card}", card=label)[:80],
+                            style=discord.ButtonStyle.success,
+                            row=row,
+                        )
                     )
-                )
                 continue
             chosen = picked is not None and picked[1] == code
             style = (
@@ -259,22 +266,25 @@ class ZapTrapPanel:
                 else discord.ButtonStyle.secondary
             )
             items.append(ActionButton(table.id, v, f"nav-g{code}", label=label, style=style, row=row))
-        # "Other calls" borrows the table cards' row.
-        for code in view["table"] if nav != "calls" else []:
+        # The face-up cards are buttons once a hand card is picked (to take one for it): before
+        # that the picture shows them, and a row of buttons for them would push the calls off a
+        # phone's screen (issue 33). "Other calls" borrows their row.
+        taking = picked is not None and nav != "calls"
+        for code in view["table"] if taking else []:
             label = card_label(code, view)[:70]
             if picked and picked[0] == "g":
                 action = f"S{picked[1]}-{code}"
-                items.append(
-                    ActionButton(
-                        table.id,
-                        v,
-                        action,
-                        label=T.pgettext("button", "Take {card}", card=label),
-                        style=discord.ButtonStyle.success,
-                        disabled=action not in legal,
-                        row=2,
+                if action in legal:
+                    items.append(
+                        ActionButton(
+                            table.id,
+                            v,
+                            action,
+                            label=T.pgettext("button", "Take {card}", card=label),
+                            style=discord.ButtonStyle.success,
+                            row=2,
+                        )
                     )
-                )
             else:
                 chosen = picked is not None and picked[1] == code
                 style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary

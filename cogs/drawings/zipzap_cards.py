@@ -7,10 +7,25 @@ says ZAP. Pure functions of card codes (rules/zipzap/cards.py) and the typed vie
 
 from __future__ import annotations
 
+import io
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from cogs.drawings.cards import RGB, Face, Picture, fit_alt, hand_image, row_image
+from PIL import Image
+
+from cogs.drawings.cards import (
+    BACKGROUND,
+    CARD_W,
+    GAP,
+    PAD,
+    RGB,
+    Face,
+    Picture,
+    encode,
+    fit_alt,
+    hand_image,
+    row_image,
+)
 from cogs.texts import N_, Texts, join
 from rules.zipzap.cards import is_zap, number_of, suit_of
 from rules.zipzap.views import ZipZapView
@@ -46,6 +61,10 @@ SUITS: dict[str, tuple[RGB, RGB, str, str]] = {
     "Z": ((25, 25, 25), (240, 228, 66), "Z", "bolt"),
 }
 PILE_SHOWN = 4  # the top card and the three under it: enough to see the run
+# A hand is drawn seven cards wide however many it holds (eight past fourteen), so it is shown at
+# one scale: a client fits a picture to the message's width, and 8 cards in two rows of 4 came
+# out twice as tall as 13 cards in rows of 7, pushing a phone's buttons off the screen (issue 33).
+HAND_COLUMNS = 7
 
 
 def card_name(code: str) -> str:
@@ -81,7 +100,19 @@ def hand_png(cards: Sequence[str], playable: Collection[str] | None = None) -> b
     """The hand in the order given; ``playable`` the codes that may be played now (None: not your
     turn, no marks). The Zap card is playable when "Z" or its own code is listed."""
     marks = _marks(cards, _with_zap(cards, playable))
-    return hand_image([face(c) for c in cards], marks)
+    columns = HAND_COLUMNS if len(cards) <= 2 * HAND_COLUMNS else HAND_COLUMNS + 1
+    drawn = hand_image([face(c) for c in cards], marks, per_row=columns)
+    return _widened(drawn, 2 * PAD + columns * CARD_W + (columns - 1) * GAP)
+
+
+def _widened(png: bytes, width: int) -> bytes:
+    """The picture centred on a background ``width`` pixels wide (unchanged if it is as wide)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    if image.width >= width:
+        return png
+    canvas = Image.new("RGB", (width, image.height), BACKGROUND)
+    canvas.paste(image, ((width - image.width) // 2, 0))
+    return encode(canvas)
 
 
 def _with_zap(cards: Sequence[str], playable: Collection[str] | None) -> Collection[str] | None:

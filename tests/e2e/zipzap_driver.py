@@ -1,11 +1,12 @@
 """Scripted people at a Zip Zap table: they open their hand panel and click cards, like a player
-who always plays the first card the panel offers."""
+who always plays the first card of their hand that the panel offers (a button, or the leading
+select's first option; a Zap only when no card is offered)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.simhelpers import buttons, playable
+from tests.e2e.simhelpers import action_rows, buttons, playable
 
 FINAL_TITLE = "Zip Zap — final results"
 
@@ -38,6 +39,18 @@ def is_over(channel: Any) -> bool:
     return bool(last and last.embeds and last.embeds[0].title == FINAL_TITLE)
 
 
+def selects(message: Any) -> list[dict[str, Any]]:
+    """The panel's selects (leading with many cards), as Discord sent them."""
+    found = []
+    for row in action_rows(message):
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for c in children:
+            data = c if isinstance(c, dict) else c.to_dict()
+            if data.get("type") == 3:
+                found.append(data)
+    return found
+
+
 class Player:
     """One scripted person holding their ephemeral hand panel."""
 
@@ -57,8 +70,15 @@ class Player:
         """Play the first card the panel offers, else refresh. True if a card click was sent."""
         if self.panel is None:
             await self.open_hand()
-        offered = playable(self.panel)
+        # A plain card before a Zap (the panel puts a lone ZAP first, and each Play-and-Zap
+        # beside its card): the first card of the hand, as this player always played.
+        offered = sorted(playable(self.panel), key=lambda b: "Z" in b["custom_id"].rsplit(":", 1)[1])
         self.clicks += 1
+        menus = selects(self.panel)
+        if menus and not [b for b in offered if "Z" not in b["custom_id"].rsplit(":", 1)[1]]:
+            first = menus[0]["options"][0]["value"]
+            await self.actor.select(self.panel, [first], custom_id=menus[0]["custom_id"])
+            return True
         if offered:
             await self.actor.click(self.panel, custom_id=offered[0]["custom_id"])
             return True
