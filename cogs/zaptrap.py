@@ -3,8 +3,8 @@
 Public (the table message, drawn from the spectator view): the four face-up cards, deck size,
 dealer, scores, who has chosen a signal (never which), recent gestures and the gesture palette any
 player may press. Private (the panel, drawn from the seat's own view and legal actions): the
-hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
-(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal;
+hand with its best set, the secret signal choice, the signal the seat watches for, the swaps (one
+select of "Give X · take Y"), ZAP, TRAP and the dealer's Deal;
 drawn by cogs/drawings/zaptrap_panel.py.
 
 Words (cogs/words/zaptrap.py): what happened, what the engine refused and how the game ended; the
@@ -133,7 +133,7 @@ class ZapTrapUI:
         return (view["round"], view["phase"])
 
     def __init__(self) -> None:
-        self.panels = ZapTrapPanel()  # each seat's private panel, and its pick for a swap
+        self.panels = ZapTrapPanel()  # each seat's private panel
 
     # --- lobby and options ----------------------------------------------------------------------
 
@@ -323,11 +323,6 @@ class ZapTrapUI:
 
     # --- events and summaries -------------------------------------------------------------------
 
-    def events_applied(self, table: Table, events: list[Event]) -> None:
-        for event in events:
-            if event.kind == "swap" and event.seat is not None:
-                self.panels.forget_pick(table.id, event.seat)
-
     def event_line(self, table: Table, event: Event) -> str:
         return words.event_line(table, event)
 
@@ -387,7 +382,6 @@ class ZapTrapUI:
         view = state.view(None)
         result = state.result()
         assert result is not None
-        self.panels.forget_table(table.id)
         embed = discord.Embed(title=T.gettext("Zap or Trap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):

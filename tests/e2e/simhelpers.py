@@ -152,10 +152,18 @@ class InFlight:
         return InteractionResult(self.env, self.record)
 
 
-def emit_click(actor: Any, message: Any, custom_id: str, *, channel_id: int | None = None) -> InFlight:
+def emit_click(
+    actor: Any,
+    message: Any,
+    custom_id: str,
+    *,
+    channel_id: int | None = None,
+    values: list[str] | None = None,
+) -> InFlight:
     """Queue a component interaction as ``actor`` without settling (the real client allows a
     person to click while the bot is still busy; SimCord's own verbs settle after each one).
-    ``custom_id`` need not exist on the message: this is also how a forged button is sent."""
+    ``custom_id`` need not exist on the message: this is also how a forged button is sent.
+    With ``values`` it is a pick in a select instead of a click."""
     env = actor._env
     backend = env.backend
     channel = getattr(message, "channel_id", None) or message.channel.id
@@ -167,7 +175,9 @@ def emit_click(actor: Any, message: Any, custom_id: str, *, channel_id: int | No
         channel_id=channel_id or stored.channel_id,
         guild_id=guild.id if guild is not None else None,
         user_id=actor.id,
-        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+        if values is None
+        else {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": values},
     )
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
