@@ -54,11 +54,13 @@ def test_in_play_the_cards_are_pictures_and_the_signals_one_line() -> None:
     drawing, pictures = _drawn(ZapTrapUI(), table)
     text = drawing.layout.text
     assert "Your hand:" not in text and "On the table:" not in text
+    (picture,) = pictures  # one picture: the hand above the face-up cards
+    hand_alt, table_alt = picture.alt.split(". Face up on the table, ")
     for code in view["table"]:
         assert card_label(code, view) not in text
-        assert card_label(code, view) in pictures[1].alt
+        assert card_label(code, view) in table_alt
     for code in view["hand"]:
-        assert card_label(code, view) in pictures[0].alt
+        assert card_label(code, view) in hand_alt
     head = text.split("\n")
     assert head[0] == "## Your hand — round 1"
     assert head[1].startswith("You signal **") and "signals **" in head[1]
