@@ -8,6 +8,7 @@ because it is the largest drawing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -27,8 +28,8 @@ RECENT_GESTURES = 6
 PANEL_GESTURES = 3
 # A select's most options (Discord's limit).
 SELECT_OPTIONS = 25
-# How long a name may be on a ZAP or TRAP button: the row holds them all and Refresh on a phone.
-SHORT_NAME = 10
+# How long a name may be on a TRAP button: a 360 px phone fits ZAP and one TRAP on a line.
+SHORT_NAME = 8
 
 
 def state_of(table: Table) -> ZapTrapState:
@@ -68,14 +69,17 @@ class ZapTrapPanel:
             lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
         score = view["scores"][view["unit"]]
-        embed.set_footer(
-            text=T.gettext(
+        if phase == "play":
+            # In play the table names the dealer, and a phone's line is short (issue 33).
+            footer = T.gettext("Your side's score: {score} of {target}", score=score, target=view["target"])
+        else:
+            footer = T.gettext(
                 "Your side's score: {score} of {target} · dealer {dealer}",
                 score=score,
                 target=view["target"],
                 dealer=table.plain_name(view["dealer"]),
             )
-        )
+        embed.set_footer(text=footer)
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         if phase == "signals":
@@ -110,7 +114,15 @@ class ZapTrapPanel:
         shows the panel's buttons without scrolling only if its text is short: issue 33)."""
         mine, watched = view["my_signal"], view["watch_signal"]
         choosing = view["phase"] == "signals"
-        if view["team_game"]:
+        if view["team_game"] and not choosing:
+            lines = [
+                T.gettext(
+                    "Your signal with **{partner}**: **{signal}**",
+                    partner=table.name(view["partner"]),
+                    signal=signal_text(mine),
+                )
+            ]
+        elif view["team_game"]:
             partner = table.name(view["partner"])
             lines = [
                 T.gettext(
@@ -183,20 +195,7 @@ class ZapTrapPanel:
         pictures above show both halves), then the calls and Refresh in buttons (one tap: a
         call is a race)."""
         items = self._swap_selects(table, view, legal)
-        items += self._call_items(table, view, legal, nav, row=len(items))
-        if "deal" in legal:
-            items.append(
-                ActionButton(
-                    table.id,
-                    table.version,
-                    "deal",
-                    label=T.pgettext("button", "Deal"),
-                    emoji="🃏",
-                    style=discord.ButtonStyle.primary,
-                    row=4,
-                )
-            )
-        return items
+        return items + self._call_items(table, view, legal, nav, row=len(items))
 
     @staticmethod
     def _swap_selects(table: Table, view: ZapTrapView, legal: set[str]) -> list[discord.ui.Item[Any]]:
@@ -274,14 +273,19 @@ class ZapTrapPanel:
                     # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
             elif call == "ZAP":
-                # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                label = T.pgettext("button", "ZAP {name}", name=short[i])
+                # The one ZAP target is the seat you watch (your partner, or your right-hand
+                # neighbour, as the signal line says): the word alone, so the row fits a phone.
+                # Translators: ZAP is one of the game's two calls (its own term), on a button.
+                label = T.pgettext("button", "ZAP")
             else:
                 # Translators: ZAP and TRAP are the game's two calls (its own terms).
                 label = T.pgettext("button", "TRAP {name}", name=short[i])
             style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
-            buttons.append((action, label, "⚡" if call == "ZAP" else "🪤", style))
+            # No emoji on the calls in the row: the colour and the word say it, in less width.
+            buttons.append((action, label, ("⚡" if call == "ZAP" else "🪤") if calls else None, style))
         grey = discord.ButtonStyle.secondary
+        if "deal" in legal:  # the dealer's: clear the table and deal four new cards
+            buttons.append(("deal", T.pgettext("button", "Deal"), "🃏", discord.ButtonStyle.primary))
         buttons.append(("refresh", T.pgettext("button", "Refresh"), "🔄", grey))
         if extra and not calls:
             buttons.append(("nav-calls", T.pgettext("button", "Other calls…"), None, grey))
@@ -298,8 +302,11 @@ class ZapTrapPanel:
 
 def short_names(names: list[str], limit: int = SHORT_NAME) -> list[str]:
     """Names for a row of buttons on a phone: each at most ``limit`` characters, still told
-    apart: the start while the starts differ ("Robo 1 (ca…"), else the start and the end
-    ("Maximi…ou 1"), else in full (twins by their first ``limit`` letters and their last)."""
+    apart: without a trailing "(…)" (a computer's level) if that leaves them apart; the start
+    while the starts differ ("Robo 1"), else the start and the end ("Maxi…u 1"), else in full."""
+    # A computer's level, "Robo 1 (casual)", is noise on a button when the names differ without it.
+    bare = [re.sub(r"\s*\([^()]*\)$", "", n) or n for n in names]
+    names = bare if len(set(bare)) == len(names) else names
     cut = [shorten(n, limit) for n in names]
     if len(set(cut)) == len(names):
         return cut

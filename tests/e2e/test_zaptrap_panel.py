@@ -112,7 +112,7 @@ def test_in_play_the_swaps_are_one_select_and_the_calls_one_row(players: int) ->
     assert all(a in legal for a in calls)
     assert [c["custom_id"].split(":", 3)[3] for c in rows[1]][: len(calls)] == calls
     labels = [c["label"] for c in rows[1]]
-    assert all(len(label) <= len("TRAP ") + 10 for label in labels), labels
+    assert labels[0] == "ZAP" and all(len(label) <= len("TRAP ") + 8 for label in labels), labels
     assert len(set(labels)) == len(labels), "the shortened names still tell the targets apart"
     assert "refresh" in actions
     assert len(rows) <= 3  # the select, the calls (and Refresh, Other calls…)
@@ -143,6 +143,7 @@ def test_a_seven_card_hand_splits_its_swaps_over_two_selects() -> None:
 
 
 def test_short_names_stay_apart() -> None:
-    assert short_names(["Robo 1 (casual)", "Robo 2 (casual)"]) == ["Robo 1 (c…", "Robo 2 (c…"]
-    assert short_names([f"{LONG} 1", f"{LONG} 2"]) == ["Maxim…ou 1", "Maxim…ou 2"]
+    assert short_names(["Robo 1 (casual)", "Robo 2 (casual)"]) == ["Robo 1", "Robo 2"]
+    assert short_names(["Robo (casual)", "Robo (sharp)"]) == ["Robo (c…", "Robo (s…"]
+    assert short_names([f"{LONG} 1", f"{LONG} 2"]) == ["Maxi…u 1", "Maxi…u 2"]
     assert short_names(["alice", "bob"]) == ["alice", "bob"]
