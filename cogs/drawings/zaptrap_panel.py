@@ -15,6 +15,7 @@ import discord
 
 from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.table.buttons import ActionButton, ActionSelect
+from cogs.table.common import escape
 from cogs.table.layout import shorten
 from cogs.table.model import Table
 from cogs.texts import Texts
@@ -30,6 +31,8 @@ PANEL_GESTURES = 3
 SELECT_OPTIONS = 25
 # How long a name may be on a TRAP button: a 360 px phone fits ZAP and one TRAP on a line.
 SHORT_NAME = 8
+# And in the panel's line of recent gestures.
+GESTURE_NAME = 16
 
 
 def state_of(table: Table) -> ZapTrapState:
@@ -180,10 +183,13 @@ class ZapTrapPanel:
         if found is not None:
             lines.append(T.gettext("✅ You hold {set}.", set=set_text(found, view["preset"])))
         if view["gestures"]:
-            recent = " · ".join(
-                f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                for g in view["gestures"][-PANEL_GESTURES:]
+            latest = view["gestures"][-PANEL_GESTURES:]
+            # Short names (a computer's level left out): the line fits a phone's width.
+            seats = list(dict.fromkeys(g["seat"] for g in latest))
+            names = dict(
+                zip(seats, short_names([table.plain_name(s) for s in seats], GESTURE_NAME), strict=True)
             )
+            recent = " · ".join(f"{escape(names[g['seat']])} {view['palette'][g['gesture']]}" for g in latest)
             lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
         # The dealer's Deal is its own button (and the footer names the dealer): no line for it.
         return lines
