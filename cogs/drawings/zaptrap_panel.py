@@ -71,18 +71,17 @@ class ZapTrapPanel:
         if note:
             lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
-        score = view["scores"][view["unit"]]
-        if phase == "play":
-            # In play the table names the dealer, and a phone's line is short (issue 33).
-            footer = T.gettext("Your side's score: {score} of {target}", score=score, target=view["target"])
-        else:
-            footer = T.gettext(
-                "Your side's score: {score} of {target} · dealer {dealer}",
-                score=score,
-                target=view["target"],
-                dealer=table.plain_name(view["dealer"]),
+        if phase != "play":
+            # In play the table shows the scores and the dealer, and a phone has no line to spare
+            # (issue 33): the panel keeps what you act on.
+            embed.set_footer(
+                text=T.gettext(
+                    "Your side's score: {score} of {target} · dealer {dealer}",
+                    score=view["scores"][view["unit"]],
+                    target=view["target"],
+                    dealer=table.plain_name(view["dealer"]),
+                )
             )
-        embed.set_footer(text=footer)
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         if phase == "signals":

@@ -65,6 +65,8 @@ def test_in_play_the_cards_are_pictures_and_the_signals_one_line() -> None:
     assert head[0] == "## Your hand — round 1"
     assert head[1].startswith("You signal **") and "signals **" in head[1]
     assert "watches for it" not in text and "You watch" not in text
+    # The table shows the scores and the dealer: in play the panel keeps what you act on.
+    assert "score" not in text and "dealer" not in text
 
 
 def _actions(rows: list[list[dict[str, Any]]]) -> list[str]:
