@@ -3,8 +3,8 @@
 Public (the table message, drawn from the spectator view): the four face-up cards, deck size,
 dealer, scores, who has chosen a signal (never which), recent gestures and the gesture palette any
 player may press. Private (the panel, drawn from the seat's own view and legal actions): the
-hand with its best set, the secret signal choice, the signal the seat watches for, one-click swaps
-(pick a hand card, then a table card, or the other way round), ZAP, TRAP and the dealer's Deal;
+hand with its best set, the secret signal choice, the signal the seat watches for, the swaps (one
+select of "Give X · take Y"), ZAP, TRAP and the dealer's Deal;
 drawn by cogs/drawings/zaptrap_panel.py.
 
 Words (cogs/words/zaptrap.py): what happened, what the engine refused and how the game ended; the
@@ -12,7 +12,7 @@ UI's ``event_line`` and ``refusal`` hand them there.
 
 Pictures (cogs/drawings/zaptrap_cards.py, drawn off the event loop by the shared table through
 ``table_sketches``/``panel_sketches``): the face-up cards on the table, from the spectator view;
-on a panel the seat's hand, its swappable cards marked, and the face-up cards beside it. Each
+on a panel the seat's hand, its swappable cards marked, and the face-up cards under it. Each
 picture's alt text names every card it shows.
 
 Secret signals are written out (emoji and name) only on the panels of the seats the engine's view
@@ -95,10 +95,7 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
     """The seat's hand as one picture, the cards a legal swap can give raised and framed (and
     said so in the alt text); outside play nothing is marked, as nothing can be swapped."""
     cards = tuple(view["hand"])
-    playable: tuple[str, ...] | None = None
-    if view["phase"] == "play":
-        givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
-        playable = tuple(sorted(c for c in set(cards) if c in givable))
+    playable = _playable(view, legal)
     preset, species = view["preset"], int(view["species"])
     words = zaptrap_cards.captions(cards, preset, species)  # as in table_sketch
     return Sketch(
@@ -106,6 +103,37 @@ def hand_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
         ("zaptrap-hand", preset, species, cards, playable, tuple(sorted(words.items()))),
         partial(zaptrap_cards.hand_png, cards, playable, preset=preset, species=species, words=words),
         zaptrap_cards.hand_alt(cards, playable, preset=preset, species=species),
+    )
+
+
+def _playable(view: ZapTrapView, legal: set[str]) -> tuple[str, ...] | None:
+    """The hand's cards a legal swap can give (raised on the picture); None outside play."""
+    if view["phase"] != "play":
+        return None
+    givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
+    return tuple(sorted(c for c in set(view["hand"]) if c in givable))
+
+
+def hand_and_table_sketch(view: ZapTrapView, legal: set[str]) -> Sketch:
+    """In play, the panel's one picture: the hand (as ``hand_sketch``) above the face-up cards
+    (the seat's own view holds them as the spectator's does)."""
+    cards, table = tuple(view["hand"]), tuple(view["table"])
+    playable = _playable(view, legal)
+    preset, species = view["preset"], int(view["species"])
+    words = zaptrap_cards.captions(cards + table, preset, species)  # as in table_sketch
+    return Sketch(
+        HAND_FILE,
+        ("zaptrap-hand-table", preset, species, cards, playable, table, tuple(sorted(words.items()))),
+        partial(
+            zaptrap_cards.hand_and_table_png,
+            cards,
+            playable,
+            table,
+            preset=preset,
+            species=species,
+            words=words,
+        ),
+        zaptrap_cards.hand_and_table_alt(cards, playable, view),
     )
 
 
@@ -133,7 +161,7 @@ class ZapTrapUI:
         return (view["round"], view["phase"])
 
     def __init__(self) -> None:
-        self.panels = ZapTrapPanel()  # each seat's private panel, and its pick for a swap
+        self.panels = ZapTrapPanel()  # each seat's private panel
 
     # --- lobby and options ----------------------------------------------------------------------
 
@@ -283,16 +311,18 @@ class ZapTrapUI:
 
     def panel_sketches(self, table: Table, seat: int, nav: str | None = None) -> list[Sketch]:
         """The seat's hand (its own view, its own legal swaps) and, while cards are face up, the
-        table beside it, so both halves of a swap are in one glance on the panel."""
+        table under it in the same picture, so both halves of a swap are in one glance."""
         state = state_of(table)
         view = state.view(seat)
         if view["phase"] == "over":
             return []
         # Before the deal (signals are chosen first) there is no hand: no empty picture either.
-        sketches = [hand_sketch(view, set(state.legal_actions(seat)))] if view["hand"] else []
-        if view["phase"] == "play" and (face_up := table_sketch(state.view(None))) is not None:
-            sketches.append(face_up)
-        return sketches
+        if not view["hand"]:
+            return []
+        legal = set(state.legal_actions(seat))
+        if view["phase"] == "play" and view["table"]:
+            return [hand_and_table_sketch(view, legal)]
+        return [hand_sketch(view, legal)]
 
     def waiting_on(self, table: Table) -> list[int] | None:
         """`/table status`: while signals are chosen, the sides that have not chosen yet;
@@ -322,11 +352,6 @@ class ZapTrapUI:
         return self.panels.draw(table, seat, note, nav)
 
     # --- events and summaries -------------------------------------------------------------------
-
-    def events_applied(self, table: Table, events: list[Event]) -> None:
-        for event in events:
-            if event.kind == "swap" and event.seat is not None:
-                self.panels.forget_pick(table.id, event.seat)
 
     def event_line(self, table: Table, event: Event) -> str:
         return words.event_line(table, event)
@@ -387,7 +412,6 @@ class ZapTrapUI:
         view = state.view(None)
         result = state.result()
         assert result is not None
-        self.panels.forget_table(table.id)
         embed = discord.Embed(title=T.gettext("Zap or Trap — final results"), colour=discord.Colour.gold())
         lines = []
         for p in sorted(result.placements, key=lambda p: (p.place, p.seat)):

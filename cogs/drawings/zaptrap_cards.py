@@ -8,18 +8,33 @@ Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
-from cogs.drawings.cards import RGB, Art, Face, Picture, draw_shape, fit_alt, hand_image, row_image
+from cogs.drawings.cards import (
+    BACKGROUND,
+    PAD,
+    RGB,
+    Art,
+    Face,
+    Picture,
+    draw_shape,
+    encode,
+    fit_alt,
+    hand_image,
+    row_image,
+)
 from cogs.drawings.zaptrap_words import ALIENS, card_name, species_name, suit_name
 from cogs.texts import N_, Texts
 from rules.zaptrap.cards import special_kind, species_shown
 from rules.zaptrap.views import ZapTrapView
 
 T = Texts(__name__)
+# The line between the hand and the face-up cards on a panel's one picture.
+DIVIDER: RGB = (90, 130, 100)
 
 # Species 1..13: colours picked to stay at least ΔE 19 apart under every simulated colour blindness
 # (a farthest-point search over the sRGB cube; tests/drawings/test_colour_vision.py checks them).
@@ -214,6 +229,33 @@ def face_up_png(
     return row_image([face(c, preset, species, said.get(c)) for c in cards])
 
 
+def hand_and_table_png(
+    cards: Sequence[str],
+    playable: Collection[str] | None,
+    table: Sequence[str],
+    *,
+    preset: str,
+    species: int,
+    words: Mapping[str, str] | None = None,
+) -> bytes:
+    """The hand above the face-up cards, one picture on a panel (issue 33: two galleries took a
+    phone screen's fifth; both halves of a swap in one glance), a faint line between them."""
+    said = words if words is not None else captions([*cards, *table], preset, species)
+    hand = Image.open(io.BytesIO(hand_png(cards, playable, preset=preset, species=species, words=said)))
+    row = Image.open(io.BytesIO(face_up_png(table, preset, species, said)))
+    width = max(hand.width, row.width)
+    image = Image.new("RGB", (width, hand.height + row.height), BACKGROUND)
+    image.paste(hand.convert("RGB"), (0, 0))
+    image.paste(row.convert("RGB"), (0, hand.height))
+    ImageDraw.Draw(image).line([(PAD, hand.height), (width - PAD, hand.height)], fill=DIVIDER, width=2)
+    return encode(image)
+
+
+def hand_and_table_alt(cards: Sequence[str], playable: Collection[str] | None, view: ZapTrapView) -> str:
+    """Both alt texts, the hand's first (a screen reader says what the picture shows in order)."""
+    return hand_alt(cards, playable, preset=view["preset"], species=view["species"]) + " " + table_alt(view)
+
+
 def table_png(view: ZapTrapView) -> bytes:
     """The four face-up cards in the middle of the table (an empty slot outside play)."""
     return face_up_png(view["table"], view["preset"], view["species"])
@@ -247,4 +289,14 @@ def kemps_palette() -> dict[str, tuple[RGB, str, str]]:
     return {suit_name(i): (ink, letter, shape) for i, (letter, shape, ink) in enumerate(KEMPS_SUITS)}
 
 
-__all__ = ["face", "hand_alt", "hand_picture", "hand_png", "table_alt", "table_picture", "table_png"]
+__all__ = [
+    "face",
+    "hand_alt",
+    "hand_and_table_alt",
+    "hand_and_table_png",
+    "hand_picture",
+    "hand_png",
+    "table_alt",
+    "table_picture",
+    "table_png",
+]

@@ -1,20 +1,22 @@
-"""Zap or Trap's private panel: a seat's secret signal (chosen, watched, or last round's), its hand
-and best set, the two-step swap (pick a hand card, then a table card, or the other way round), ZAP,
-TRAP, the other calls and the dealer's Deal, drawn from the seat's own view and legal actions.
+"""Zap or Trap's private panel: a seat's secret signal (chosen, watched, or last round's), its best
+set, the swaps (one select of "Give X · take Y"), ZAP, TRAP, the other calls and the dealer's
+Deal, drawn from the seat's own view and legal actions.
 
-It lives apart from the cog (cogs/zaptrap.py, which draws the public table) because it is the
-largest drawing and the only one that remembers anything between draws: the card each seat has
-picked for a swap. The cog hands each seat's panel here and says when a pick is used up.
+It lives apart from the cog (cogs/zaptrap.py, which draws the public table and the pictures)
+because it is the largest drawing.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from cogs.drawings.zaptrap_words import card_label, set_text
 from cogs.table.buttons import ActionButton, ActionSelect
+from cogs.table.common import escape
+from cogs.table.layout import shorten
 from cogs.table.model import Table
 from cogs.texts import Texts
 from cogs.words.zaptrap import between_text, gesture_name, signal_text
@@ -25,6 +27,12 @@ T = Texts(__name__)
 RECENT_GESTURES = 6
 # The panel shows fewer (the table has the rest): the latest are the ones to answer.
 PANEL_GESTURES = 3
+# A select's most options (Discord's limit).
+SELECT_OPTIONS = 25
+# How long a name may be on a TRAP button: a 360 px phone fits ZAP and one TRAP on a line.
+SHORT_NAME = 8
+# And in the panel's line of recent gestures.
+GESTURE_NAME = 16
 
 
 def state_of(table: Table) -> ZapTrapState:
@@ -34,23 +42,7 @@ def state_of(table: Table) -> ZapTrapState:
 
 
 class ZapTrapPanel:
-    """Each seat's private panel, and the card it has picked for a two-step swap."""
-
-    def __init__(self) -> None:
-        # (table, seat) -> the card picked for a two-step swap. Live panel refreshes redraw
-        # without navigation state, and a busy table refreshes every second: remembering the
-        # pick here keeps it from vanishing between the two clicks. Memory only: after a
-        # restart a pick is simply made again.
-        self._picks: dict[tuple[int, int], str] = {}
-
-    def forget_pick(self, table_id: int, seat: int) -> None:
-        """A swap used up the seat's pick."""
-        self._picks.pop((table_id, seat), None)
-
-    def forget_table(self, table_id: int) -> None:
-        """The game is over: no pick at this table matters any more."""
-        for key in [k for k in self._picks if k[0] == table_id]:
-            del self._picks[key]
+    """Each seat's private panel."""
 
     def draw(
         self, table: Table, seat: int, note: str | None, nav: str | None = None
@@ -59,7 +51,6 @@ class ZapTrapPanel:
         view = state.view(seat)
         legal = set(state.legal_actions(seat))
         phase = view["phase"]
-        nav = self._remembered(table, seat, view, nav)
         if phase == "signals":
             embed = discord.Embed(
                 title=T.gettext("Round {round} — choose your secret signal", round=view["round"]),
@@ -72,7 +63,7 @@ class ZapTrapPanel:
             )
         lines = self._signal_lines(table, view)
         if phase == "play":
-            lines += self._play_lines(table, view, nav)
+            lines += self._play_lines(table, view)
         elif phase == "between":
             lines.append(between_text(table, view))
         elif phase == "over":
@@ -80,15 +71,17 @@ class ZapTrapPanel:
         if note:
             lines.append(f"⚠️ {note}")
         embed.description = "\n".join(lines)[:4096]
-        score = view["scores"][view["unit"]]
-        embed.set_footer(
-            text=T.gettext(
-                "Your side's score: {score} of {target} · dealer {dealer}",
-                score=score,
-                target=view["target"],
-                dealer=table.plain_name(view["dealer"]),
+        if phase != "play":
+            # In play the table shows the scores and the dealer, and a phone has no line to spare
+            # (issue 33): the panel keeps what you act on.
+            embed.set_footer(
+                text=T.gettext(
+                    "Your side's score: {score} of {target} · dealer {dealer}",
+                    score=view["scores"][view["unit"]],
+                    target=view["target"],
+                    dealer=table.plain_name(view["dealer"]),
+                )
             )
-        )
         items: list[discord.ui.Item[Any]] = []
         v = table.version
         if phase == "signals":
@@ -112,9 +105,10 @@ class ZapTrapPanel:
                 )
         elif phase == "play":
             items += self._play_items(table, view, legal, nav)
-        items.append(
-            ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
-        )
+        if phase != "play":  # in play it closes the calls' row
+            items.append(
+                ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
+            )
         return embed, items
 
     def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
@@ -122,7 +116,15 @@ class ZapTrapPanel:
         shows the panel's buttons without scrolling only if its text is short: issue 33)."""
         mine, watched = view["my_signal"], view["watch_signal"]
         choosing = view["phase"] == "signals"
-        if view["team_game"]:
+        if view["team_game"] and not choosing:
+            lines = [
+                T.gettext(
+                    "Your signal with **{partner}**: **{signal}**",
+                    partner=table.name(view["partner"]),
+                    signal=signal_text(mine),
+                )
+            ]
+        elif view["team_game"]:
             partner = table.name(view["partner"])
             lines = [
                 T.gettext(
@@ -170,193 +172,149 @@ class ZapTrapPanel:
             )
         return lines
 
-    def _play_lines(self, table: Table, view: ZapTrapView, nav: str | None) -> list[str]:
+    def _play_lines(self, table: Table, view: ZapTrapView) -> list[str]:
         # The hand and the face-up cards are the pictures above (their alt texts say them in
-        # words), and the hand's buttons: no list of them here as well.
+        # words), and the swap select: no list of them here as well.
         lines = []
-        # A set, once held, in one line (its cards are the hand's green buttons); none held says
-        # nothing: what a set is and how to swap toward one is the rules', not every panel's.
+        # A set, once held, in one line; none held says nothing: what a set is and how to swap
+        # toward one is the rules', not every panel's.
         found = view["best_set"]
         if found is not None:
             lines.append(T.gettext("✅ You hold {set}.", set=set_text(found, view["preset"])))
         if view["gestures"]:
-            recent = " · ".join(
-                f"{table.name(g['seat'])} {view['palette'][g['gesture']]}"
-                for g in view["gestures"][-PANEL_GESTURES:]
+            latest = view["gestures"][-PANEL_GESTURES:]
+            # Short names (a computer's level left out): the line fits a phone's width.
+            seats = list(dict.fromkeys(g["seat"] for g in latest))
+            names = dict(
+                zip(seats, short_names([table.plain_name(s) for s in seats], GESTURE_NAME), strict=True)
             )
+            recent = " · ".join(f"{escape(names[g['seat']])} {view['palette'][g['gesture']]}" for g in latest)
             lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
-        picked = self._picked(view, nav)
-        if picked is not None:
-            where, code = picked
-            if where == "g":
-                lines.append(
-                    T.gettext(
-                        "Giving your **{card}**: now press the table card to take.",
-                        card=card_label(code, view),
-                    )
-                )
-            else:
-                lines.append(
-                    T.gettext(
-                        "Taking the **{card}**: now press the card you give for it.",
-                        card=card_label(code, view),
-                    )
-                )
         # The dealer's Deal is its own button (and the footer names the dealer): no line for it.
         return lines
-
-    def _remembered(self, table: Table, seat: int, view: ZapTrapView, nav: str | None) -> str | None:
-        key = (table.id, seat)
-        if nav is not None and nav[:1] in ("g", "t"):
-            self._picks[key] = nav
-        elif nav == "none":
-            self._picks.pop(key, None)
-            return None
-        elif nav is None:
-            nav = self._picks.get(key)
-        if nav is not None and nav[:1] in ("g", "t") and self._picked(view, nav) is None:
-            self._picks.pop(key, None)  # the card moved: the pick is void
-            return None
-        return nav
-
-    @staticmethod
-    def _picked(view: ZapTrapView, nav: str | None) -> tuple[str, str] | None:
-        """The card picked for a two-step swap: ("g", a hand card) or ("t", a table card)."""
-        if not nav or nav[0] not in "gt":
-            return None
-        code = nav[1:]
-        if (nav[0] == "g" and code in view["hand"]) or (nav[0] == "t" and code in view["table"]):
-            return nav[0], code
-        return None
 
     def _play_items(
         self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
     ) -> list[discord.ui.Item[Any]]:
-        v = table.version
-        items: list[discord.ui.Item[Any]] = []
-        picked = self._picked(view, nav)
+        """The swaps in one select (a row, however many cards: issue 33's phone screen; the
+        pictures above show both halves), then the calls and Refresh in buttons (one tap: a
+        call is a race)."""
+        items = self._swap_selects(table, view, legal)
+        return items + self._call_items(table, view, legal, nav, row=len(items))
+
+    @staticmethod
+    def _swap_selects(table: Table, view: ZapTrapView, legal: set[str]) -> list[discord.ui.Item[Any]]:
+        """Every legal swap as "Give X · take Y", one option per pair of faces (two copies of a
+        card swap alike), the cards of the held set last (giving one breaks the set). A select
+        holds 25 options: a seven-card hand can offer 28, so whole groups of one given card go
+        to a second select (its prefix names the card, its options only the card to take)."""
         found = view["best_set"]
         in_set = set(found["cards"]) if found else set()
-        # Only the cards a swap can give (the ones the hand's picture raises): no disabled button
-        # for the others, the picture shows them.
-        givable = {a[1:].split("-", 1)[0] for a in legal if a.startswith("S")}
-        for i, code in enumerate([c for c in view["hand"] if c in givable][:10]):
-            row = i // 5
-            label = card_label(code, view)[:80]
-            if picked and picked[0] == "t":
-                action = f"S{code}-{picked[1]}"
-                if action in legal:
-                    items.append(
-                        ActionButton(
-                            table.id,
-                            v,
-                            action,
-                            label=T.pgettext("button", "Give {card}", card=label)[:80],
-                            style=discord.ButtonStyle.success,
-                            row=row,
+        groups: dict[str, list[tuple[str, str]]] = {}
+        seen: set[tuple[str, str]] = set()
+        hand = sorted(view["hand"], key=lambda c: c in in_set)  # stable: the hand's order otherwise
+        for give in hand:
+            for take in view["table"]:
+                faces = (card_label(give, view), card_label(take, view))
+                if f"S{give}-{take}" in legal and faces not in seen:
+                    seen.add(faces)
+                    groups.setdefault(give, []).append(
+                        (
+                            take,
+                            T.pgettext("select", "Give {give} · take {take}", give=faces[0], take=faces[1]),
                         )
                     )
-                continue
-            chosen = picked is not None and picked[1] == code
-            style = (
-                discord.ButtonStyle.primary
-                if chosen
-                else discord.ButtonStyle.success
-                if code in in_set
-                else discord.ButtonStyle.secondary
-            )
-            items.append(ActionButton(table.id, v, f"nav-g{code}", label=label, style=style, row=row))
-        # The face-up cards are buttons once a hand card is picked (to take one for it): before
-        # that the picture shows them, and a row of buttons for them would push the calls off a
-        # phone's screen (issue 33). "Other calls" borrows their row.
-        taking = picked is not None and nav != "calls"
-        for code in view["table"] if taking else []:
-            label = card_label(code, view)[:70]
-            if picked and picked[0] == "g":
-                action = f"S{picked[1]}-{code}"
-                if action in legal:
-                    items.append(
-                        ActionButton(
-                            table.id,
-                            v,
-                            action,
-                            label=T.pgettext("button", "Take {card}", card=label),
-                            style=discord.ButtonStyle.success,
-                            row=2,
-                        )
-                    )
+        selects: list[tuple[str, list[discord.SelectOption]]] = []
+        first: list[discord.SelectOption] = []
+        for give, options in groups.items():
+            if len(first) + len(options) <= SELECT_OPTIONS and len(selects) == 0:
+                first += [
+                    discord.SelectOption(label=label[:100], value=f"{give}-{take}") for take, label in options
+                ]
             else:
-                chosen = picked is not None and picked[1] == code
-                style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
-                items.append(
-                    ActionButton(table.id, v, f"nav-t{code}", label=f"🂠 {label}", style=style, row=2)
-                )
-        if picked is not None:
-            items.append(
-                ActionButton(
-                    table.id, v, "nav-none", label=T.pgettext("button", "Cancel swap"), emoji="↩️", row=2
-                )
+                rest = [discord.SelectOption(label=label[:100], value=take) for take, label in options]
+                selects.append((f"S{give}-", rest))
+        if first:
+            selects.insert(0, ("S", first))
+        return [
+            ActionSelect(
+                table.id,
+                table.version,
+                prefix,
+                options,
+                placeholder=T.gettext("🔁 Swap: give a card, take one from the table…"),
+                row=row,
             )
-        items += self._call_items(table, view, legal, nav)
-        if "deal" in legal:
-            items.append(
-                ActionButton(
-                    table.id,
-                    v,
-                    "deal",
-                    label=T.pgettext("button", "Deal"),
-                    emoji="🃏",
-                    style=discord.ButtonStyle.primary,
-                    row=4,
-                )
-            )
-        return items
+            for row, (prefix, options) in enumerate(selects[:3])
+        ]
 
     def _call_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
+        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None, *, row: int
     ) -> list[discord.ui.Item[Any]]:
-        """ZAP on the seat you watch and TRAP on the others on one row; any other call the
-        engine allows (wrong targets at a penalising table) behind "Other calls"."""
+        """ZAP on the seat you watch and TRAP on the others, then Refresh, in one row of short
+        buttons (names shortened, still told apart: ``short_names``); any other call the engine
+        allows (wrong targets at a penalising table) behind "Other calls"."""
         v = table.version
         watched = view["watch_seat"]
         main: list[str] = []
         if f"ZAP-{watched}" in legal:
             main.append(f"ZAP-{watched}")
         main += sorted(a for a in legal if a.startswith("TRAP-") and a != f"TRAP-{watched}")
-        main = main[:5]
+        main = main[:5]  # an ActionRow's width; Refresh shares the row while there is room
         extra = sorted(a for a in legal if a.startswith(("ZAP-", "TRAP-")) and a not in main)
-        items: list[discord.ui.Item[Any]] = []
-        shown = extra if nav == "calls" else main
+        calls = nav == "calls" and bool(extra)  # "Other calls…" was pressed (and they are still there)
+        shown = extra if calls else main
+        targets = [int(a.split("-")[1]) for a in shown]
+        short = short_names([table.plain_name(s) for s in targets])
+        buttons: list[tuple[str, str, str | None, discord.ButtonStyle]] = []
         for i, action in enumerate(shown[:10]):
-            call, target = action.split("-")
-            name = table.plain_name(int(target))
-            if nav == "calls":
+            call = action.split("-")[0]
+            if calls:
+                name = table.plain_name(targets[i])
                 if call == "ZAP":
                     # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "ZAP {name} (not whose signal you watch)", name=name)
                 else:
                     # Translators: ZAP and TRAP are the game's two calls (its own terms).
                     label = T.pgettext("button", "TRAP {name} (whose signal you watch)", name=name)
-                row = 2 + i // 5
+            elif call == "ZAP":
+                # The one ZAP target is the seat you watch (your partner, or your right-hand
+                # neighbour, as the signal line says): the word alone, so the row fits a phone.
+                # Translators: ZAP is one of the game's two calls (its own term), on a button.
+                label = T.pgettext("button", "ZAP")
             else:
-                if call == "ZAP":
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "ZAP {name}", name=name)
-                else:
-                    # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                    label = T.pgettext("button", "TRAP {name}", name=name)
-                row = 3
+                # Translators: ZAP and TRAP are the game's two calls (its own terms).
+                label = T.pgettext("button", "TRAP {name}", name=short[i])
             style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
-            emoji = "⚡" if call == "ZAP" else "🪤"
-            items.append(
-                ActionButton(table.id, v, action, label=label[:80], emoji=emoji, style=style, row=row)
+            # No emoji on the calls in the row: the colour and the word say it, in less width.
+            buttons.append((action, label, ("⚡" if call == "ZAP" else "🪤") if calls else None, style))
+        grey = discord.ButtonStyle.secondary
+        if "deal" in legal:  # the dealer's: clear the table and deal four new cards
+            buttons.append(("deal", T.pgettext("button", "Deal"), "🃏", discord.ButtonStyle.primary))
+        buttons.append(("refresh", T.pgettext("button", "Refresh"), "🔄", grey))
+        if extra and not calls:
+            buttons.append(("nav-calls", T.pgettext("button", "Other calls…"), None, grey))
+        elif calls:
+            buttons.append(("nav-none", T.pgettext("button", "Back"), "↩️", grey))
+        # Packed five to a row (an ActionRow's width): Refresh shares the calls' row if it can.
+        return [
+            ActionButton(
+                table.id, v, action, label=label[:80], emoji=emoji, style=style, row=min(row + i // 5, 4)
             )
-        if extra and nav != "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-calls", label=T.pgettext("button", "Other calls…"), row=4)
-            )
-        elif nav == "calls":
-            items.append(
-                ActionButton(table.id, v, "nav-none", label=T.pgettext("button", "Back"), emoji="↩️", row=4)
-            )
-        return items
+            for i, (action, label, emoji, style) in enumerate(buttons)
+        ]
+
+
+def short_names(names: list[str], limit: int = SHORT_NAME) -> list[str]:
+    """Names for a row of buttons on a phone: each at most ``limit`` characters, still told
+    apart: without a trailing "(…)" (a computer's level) if that leaves them apart; the start
+    while the starts differ ("Robo 1"), else the start and the end ("Maxi…u 1"), else in full."""
+    # A computer's level, "Robo 1 (casual)", is noise on a button when the names differ without it.
+    bare = [re.sub(r"\s*\([^()]*\)$", "", n) or n for n in names]
+    names = bare if len(set(bare)) == len(names) else names
+    cut = [shorten(n, limit) for n in names]
+    if len(set(cut)) == len(names):
+        return cut
+    head, tail = limit // 2, limit - limit // 2 - 1
+    cut = [n if len(n) <= limit else f"{n[:head].rstrip()}…{n[-tail:].lstrip()}" for n in names]
+    return cut if len(set(cut)) == len(names) else names

@@ -1,7 +1,7 @@
 """Zap or Trap's private panel fits one phone screen (issue 33): the hand and the face-up cards are
 the pictures (their words in the alt texts), not lists in the panel's text as well; the signals
-are one line in play; the face-up cards become buttons only once a hand card is picked to give;
-no disabled buttons.
+are one line in play; the swaps are one select ("Give X · take Y"), the calls and Refresh one row
+of short buttons (a call stays one tap); no disabled buttons.
 
 Drawn straight from engine states, through the real layout (``Drawing.layout``), as Discord
 would receive them: no Discord and no database needed.
@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from cogs.drawings.zaptrap_panel import short_names
 from cogs.drawings.zaptrap_words import card_label
 from cogs.table.layout import Drawing, Picture
 from cogs.table.model import SeatInfo, Table
@@ -51,31 +54,98 @@ def test_in_play_the_cards_are_pictures_and_the_signals_one_line() -> None:
     drawing, pictures = _drawn(ZapTrapUI(), table)
     text = drawing.layout.text
     assert "Your hand:" not in text and "On the table:" not in text
+    (picture,) = pictures  # one picture: the hand above the face-up cards
+    hand_alt, table_alt = picture.alt.split(". Face up on the table, ")
     for code in view["table"]:
         assert card_label(code, view) not in text
-        assert card_label(code, view) in pictures[1].alt
+        assert card_label(code, view) in table_alt
     for code in view["hand"]:
-        assert card_label(code, view) in pictures[0].alt
+        assert card_label(code, view) in hand_alt
     head = text.split("\n")
     assert head[0] == "## Your hand — round 1"
     assert head[1].startswith("You signal **") and "signals **" in head[1]
     assert "watches for it" not in text and "You watch" not in text
+    # The table shows the scores and the dealer: in play the panel keeps what you act on.
+    assert "score" not in text and "dealer" not in text
 
 
-def test_the_face_up_cards_are_buttons_only_once_a_hand_card_is_picked() -> None:
-    table = _table()
-    view = table.state.view(0)  # type: ignore[union-attr]
-    ui = ZapTrapUI()
-    drawing, _ = _drawn(ui, table)
-    rows = _controls(drawing)
+def _actions(rows: list[list[dict[str, Any]]]) -> list[str]:
+    return [c["custom_id"].split(":", 3)[3] for row in rows for c in row if c["type"] == 2]
+
+
+def _swaps(rows: list[list[dict[str, Any]]]) -> list[tuple[str, str]]:
+    """Every swap the selects offer: (action, label)."""
+    return [
+        (c["custom_id"].split(":", 3)[3] + o["value"], o["label"])
+        for row in rows
+        for c in row
+        if c["type"] == 3
+        for o in c["options"]
+    ]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_in_play_the_swaps_are_one_select_and_the_calls_one_row(players: int) -> None:
+    table = _table(players)
+    state = table.state
+    assert isinstance(state, ZapTrapState)
+    view = state.view(0)
+    legal = set(state.legal_actions(0))
+    rows = _controls(_drawn(ZapTrapUI(), table)[0])
     controls = [c for row in rows for c in row]
     assert not any(c.get("disabled") for c in controls)
-    actions = [c["custom_id"].split(":", 3)[3] for c in controls]
-    assert [a for a in actions if a.startswith("nav-g")] == [f"nav-g{c}" for c in view["hand"]]
-    assert not [a for a in actions if a.startswith(("nav-t", "S"))]
-    assert len(rows) <= 3  # the hand, the calls, Refresh (and Deal, Other calls…)
-    give = view["hand"][0]
-    drawing, _ = _drawn(ui, table, f"nav-g{give}"[4:])
-    actions = [c["custom_id"].split(":", 3)[3] for row in _controls(drawing) for c in row]
-    assert [a for a in actions if a.startswith("S")] == [f"S{give}-{t}" for t in view["table"]]
-    assert "nav-none" in actions
+    # Row 1: the swaps, every legal one by its faces ("Give X · take Y"), nothing else.
+    assert [c["type"] for c in rows[0]] == [3]
+    offered = _swaps(rows)
+    assert all(action in legal for action, _ in offered)
+    faces = {
+        (card_label(a[1:].split("-")[0], view), card_label(a.split("-")[1], view))
+        for a in legal
+        if a.startswith("S")
+    }
+    assert {(label) for _, label in offered} == {f"Give {g} · take {t}" for g, t in faces}
+    assert len(offered) == len(faces), "two copies of a card are one option"
+    # No card buttons: the pictures show the cards.
+    actions = _actions(rows)
+    assert not [a for a in actions if a.startswith(("nav-g", "nav-t", "S"))]
+    # Row 2: ZAP on the watched seat, TRAP on the others, Refresh while there is room.
+    calls = [a for a in actions if a.startswith(("ZAP-", "TRAP-"))]
+    assert calls[0] == f"ZAP-{view['watch_seat']}"
+    assert all(a in legal for a in calls)
+    assert [c["custom_id"].split(":", 3)[3] for c in rows[1]][: len(calls)] == calls
+    labels = [c["label"] for c in rows[1]]
+    assert labels[0] == "ZAP" and all(len(label) <= len("TRAP ") + 8 for label in labels), labels
+    assert len(set(labels)) == len(labels), "the shortened names still tell the targets apart"
+    assert "refresh" in actions
+    assert len(rows) <= 3  # the select, the calls (and Refresh, Other calls…)
+    if players in (3, 4, 5):
+        assert "refresh" in [c["custom_id"].split(":", 3)[3] for c in rows[1]]
+
+
+def test_a_seven_card_hand_splits_its_swaps_over_two_selects() -> None:
+    """Seven different cards and four face up: 28 swaps, more than a select's 25 options; the
+    last card's swaps are a second select, none is dropped."""
+    table = _table()
+    state = table.state
+    assert isinstance(state, ZapTrapState)
+    view = state.view(0)
+    pool = state.table + state.hands[0] + state.deck
+    faces: dict[str, str] = {}  # one code per face
+    for code in pool:
+        faces.setdefault(card_label(code, view), code)
+    distinct = list(faces.values())
+    assert len(distinct) >= 11
+    state.table, state.hands[0] = distinct[:4], distinct[4:11]
+    state.deck = [c for c in state.deck if c not in distinct[:11]]
+    rows = _controls(_drawn(ZapTrapUI(), table)[0])
+    legal = {a for a in state.legal_actions(0) if a.startswith("S")}
+    assert len(legal) == 28
+    assert sorted(a for a, _ in _swaps(rows)) == sorted(legal)
+    assert [c["type"] for c in rows[0]] == [3] and [c["type"] for c in rows[1]] == [3]
+
+
+def test_short_names_stay_apart() -> None:
+    assert short_names(["Robo 1 (casual)", "Robo 2 (casual)"]) == ["Robo 1", "Robo 2"]
+    assert short_names(["Robo (casual)", "Robo (sharp)"]) == ["Robo (c…", "Robo (s…"]
+    assert short_names([f"{LONG} 1", f"{LONG} 2"]) == ["Maxi…u 1", "Maxi…u 2"]
+    assert short_names(["alice", "bob"]) == ["alice", "bob"]

@@ -18,6 +18,7 @@ from tests.e2e.zaptrap_driver import (
     is_over,
     open_lobby,
     play_to_end,
+    swap_option,
 )
 
 
@@ -102,14 +103,17 @@ async def test_a_race_for_the_same_table_card_gives_it_to_the_first_swap(simcord
     racers = [alice, bob, carol]
     swaps = []
     for p in racers:
+        view = table.state.view(p.seat)
         give = table.state.hands[p.seat][0]
-        assert await p.click_action(f"nav-g{give}")  # pick the hand card: panel-only, nothing changes
-        cid = custom_id_for(p.panel, f"S{give}-{wanted}")
-        assert cid is not None, "after picking, the table card is one click away"
-        swaps.append((p, cid, give))
+        found = swap_option(p.panel, give, wanted, view)
+        assert found is not None, "the swap is one pick in the panel's Swap select"
+        cid, value = found
+        assert value.endswith(f"-{wanted}")
+        swaps.append((p, cid, value))
     before = await counts(simcord_bot)
-    flights = [emit_click(p.actor, p.panel, cid) for p, cid, _ in swaps]
-    flights.append(emit_click(bob.actor, bob.panel, swaps[1][1]))  # bob's impatient double click
+    flights = [emit_click(p.actor, p.panel, cid, values=[value]) for p, cid, value in swaps]
+    # bob's impatient double pick
+    flights.append(emit_click(bob.actor, bob.panel, swaps[1][1], values=[swaps[1][2]]))
     await env.settle()
     after = await counts(simcord_bot)
     assert after == (before[0] + 1, before[1] + 1), "exactly one swap was applied"
@@ -122,7 +126,7 @@ async def test_a_race_for_the_same_table_card_gives_it_to_the_first_swap(simcord
         assert told, answer
     # After the race, bob tries for the card again from a fresh panel: the rules say why not.
     await bob.fresh_panel()
-    late = emit_click(bob.actor, bob.panel, f"ga:1:{table.version}:S{swaps[1][2]}-{wanted}")
+    late = emit_click(bob.actor, bob.panel, f"ga:1:{table.version}:S{swaps[1][2]}")
     await env.settle()
     assert "Another player took the" in answer_text(env, late)
     assert await counts(simcord_bot) == after
@@ -214,7 +218,7 @@ async def test_a_restart_mid_round_resumes_and_the_game_goes_on(simcord_env, sim
     assert new_bot.scheduler.when("t1:deadline") == resumed.deadline_at, "the lull timer is booked again"
 
     # A panel from before the restart still answers, drawn by the new bot from the resumed state.
-    stale = [b["custom_id"] for b in buttons(old_panel) if ":nav-g" in b["custom_id"]]
+    stale = [b["custom_id"] for b in buttons(old_panel) if b["custom_id"].endswith(":refresh")]
     result = await alice.click(old_panel, custom_id=stale[0])
     assert result.acknowledged and "Your hand" in message_text(old_panel)
 
@@ -227,27 +231,20 @@ async def test_a_restart_mid_round_resumes_and_the_game_goes_on(simcord_env, sim
 
 
 @pytest.mark.simcord(settle_timeout=20)
-async def test_a_picked_card_survives_the_live_panel_refresh(simcord_env, simcord_bot):
-    """alice picks a hand card; bob swaps meanwhile and her open panel is redrawn a second later
-    at the new version, still holding her pick, so her next click completes the swap.
-
-    Seen failing when the UI forgot picks (the live refresh drew her panel without the Take
-    buttons)."""
+async def test_the_swap_select_follows_the_live_panel_refresh(simcord_env, simcord_bot):
+    """bob swaps; alice's open panel is redrawn a second later at the new version, its Swap
+    select offering the card bob gave, so her next pick takes it."""
     env = simcord_env
     t = await four_people_in_play(env, simcord_bot)
     table = t["table"]
     alice, bob = t["people"][:2]
-    give = table.state.hands[alice.seat][0]
-    assert await alice.click_action(f"nav-g{give}")
-    assert await bob.click_action(f"nav-g{table.state.hands[bob.seat][0]}")
-    assert await bob.click_action(f"S{table.state.hands[bob.seat][0]}-{table.state.table[0]}")
+    gave = table.state.hands[bob.seat][0]
+    assert await bob.swap(gave, table.state.table[0])
+    assert gave in table.state.table
     await env.advance_time(1.25)
-    take = table.state.table[1]
-    assert f":{table.version}:" in (custom_id_for(alice.panel, f"S{give}-{take}") or ""), (
-        "redrawn with the pick"
-    )
-    assert "now press the table card to take" in message_text(alice.panel)
+    give = table.state.hands[alice.seat][0]
+    found = swap_option(alice.panel, give, gave, table.state.view(alice.seat))
+    assert found is not None and f":{table.version}:" in found[0], "redrawn with the new table"
     before = table.version
-    assert await alice.click_action(f"S{give}-{take}")
-    assert table.version == before + 1 and take in table.state.hands[alice.seat]
-    assert "now press" not in message_text(alice.panel), "the swap used up the pick"
+    assert await alice.swap(give, gave)
+    assert table.version == before + 1 and gave in table.state.hands[alice.seat]

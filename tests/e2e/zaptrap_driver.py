@@ -1,7 +1,7 @@
 """Scripted people at a Zap or Trap table. Each decides from what their own panel shows (their
 seat's view: hand, table, their signal, the signal they watch for, public gestures) and acts only
-by clicking what the bot drew: the signal select, hand and table cards, the public gesture
-palette, ZAP.
+by clicking what the bot drew: the signal select, the swap select, the public gesture palette,
+ZAP.
 
 A person: picks a fixed secret signal; ZAPs as soon as the seat they watch makes its real signal;
 makes their own real signal once they hold a set (and again if nothing happens for a while);
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogs.drawings.zaptrap_words import card_label
 from rules.zaptrap.players import hand_value
-from tests.e2e.simhelpers import buttons
+from tests.e2e.simhelpers import action_rows, buttons
 
 FINAL_TITLE = "Zap or Trap — final results"
 REPEAT_SIGNAL_AFTER = 8  # public events before a person with a set makes their signal again
@@ -85,6 +86,38 @@ def select_id(message: Any) -> str | None:
     return walk(message.components)
 
 
+def swap_option(message: Any, give: str, take: str, view: Any) -> tuple[str, str] | None:
+    """The Swap select's custom_id and option value that swap ``give`` for ``take``: the first
+    select's values are "give-take" (prefix "S"); a second one's prefix names the card to give.
+    Two copies of a card are one option (they swap alike): an option with the same faces counts."""
+    wanted = (card_label(give, view), card_label(take, view))
+    for select in selects(message):
+        cid = str(select.get("custom_id") or "")
+        if not cid.startswith("gs:"):
+            continue
+        prefix = cid.split(":", 3)[3]
+        for option in select.get("options") or []:
+            action = prefix + str(option["value"])
+            if not action.startswith("S") or "-" not in action:
+                continue
+            g, t = action[1:].split("-", 1)
+            if (card_label(g, view), card_label(t, view)) == wanted:
+                return cid, str(option["value"])
+    return None
+
+
+def selects(message: Any) -> list[dict[str, Any]]:
+    """The panel's selects, as Discord sent them."""
+    found = []
+    for row in action_rows(message):
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for c in children:
+            data = c if isinstance(c, dict) else c.to_dict()
+            if data.get("type") == 3:
+                found.append(data)
+    return found
+
+
 class Person:
     """One scripted person holding their ephemeral panel."""
 
@@ -151,10 +184,13 @@ class Person:
         return True
 
     async def swap(self, give: str, take: str) -> bool:
-        """The two-step swap: pick the hand card, then the table card."""
-        if not await self.click_action(f"nav-g{give}"):
+        """The swap, picked in the panel's Swap select ("Give X · take Y")."""
+        found = swap_option(self.panel, give, take, self.table.state.view(self.seat))
+        if found is None:
             return False
-        return await self.click_action(f"S{give}-{take}")
+        await self.actor.select(self.panel, [found[1]], custom_id=found[0])
+        self.log.append(f"S{give}-{take}")
+        return True
 
     async def step(self) -> None:
         table = self.table
