@@ -29,7 +29,7 @@ from discord.ext import commands
 from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
 from cogs.table.budget import DEFAULT_LIMIT, GlobalBudget, install
-from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton
+from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton, parse_only_listed
 from cogs.table.common import NOBODY, escape
 from cogs.table.failures import invite_url
 from cogs.table.heap import Collector
@@ -216,6 +216,7 @@ class RefereeBot(commands.Bot):
         self.add_dynamic_items(
             TableButton, ActionButton, ActionSelect, LobbySelect, FullRulesButton, *BOARD_ITEMS
         )
+        parse_only_listed(self)
         for name in EXTENSIONS:
             if importlib.util.find_spec(name) is None:
                 continue

@@ -18,6 +18,7 @@ from cogs import boards
 from cogs.help import RULES_ID, show_full_rules
 from cogs.table.buttons import is_ours, on_message, payload, route_unlisted
 from cogs.table.common import NOBODY, Refusal, reply
+from cogs.table.rendered import drop_answer_handle
 from cogs.texts import Texts
 
 T = Texts(__name__)
@@ -89,17 +90,22 @@ class TablesCog(commands.Cog):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str(payload(interaction).get("custom_id", ""))
-        rules = RULES_ID.fullmatch(custom_id)
-        if rules is not None:
-            if not on_message(interaction, custom_id):
+        listed = is_ours(custom_id) or boards.is_ours(custom_id) or RULES_ID.fullmatch(custom_id)
+        if listed and on_message(interaction, custom_id):
+            return  # its DynamicItem answers it, in its own task
+        try:
+            if rules := RULES_ID.fullmatch(custom_id):
                 await show_full_rules(interaction, rules["game"])
-        elif boards.is_ours(custom_id):
-            if not on_message(interaction, custom_id):
+            elif boards.is_ours(custom_id):
                 await boards.route_unlisted(interaction, custom_id)
-        elif not is_ours(custom_id):
-            await reply(interaction, T.gettext("That button isn't one I recognise, so nothing happened."))
-        elif not on_message(interaction, custom_id):
-            await route_unlisted(interaction, custom_id)
+            elif not is_ours(custom_id):
+                await reply(interaction, T.gettext("That button isn't one I recognise, so nothing happened."))
+            else:
+                await route_unlisted(interaction, custom_id)
+        finally:
+            # Answered here (a button no longer on its message, or a forged one): its answer
+            # handle must not hold it in a reference cycle (cogs/table/rendered.py).
+            drop_answer_handle(interaction)
 
 
 async def setup(bot: Any) -> None:

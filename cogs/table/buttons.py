@@ -304,3 +304,29 @@ def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     # Sent as its components only, the items taken apart: no reference cycles left behind
     # (cogs/table/rendered.py).
     return rendered_rows(view)
+
+
+def parse_only_listed(client: discord.Client) -> None:
+    """Keep discord.py from parsing a clicked message for a click its DynamicItems would drop.
+
+    For every click a DynamicItem's template matches, discord.py parses the clicked message's
+    whole view (``View.from_message``) to find the item, and drops the click when its custom_id
+    is not on the message: a button a newer drawing replaced (a quick player's click on a panel
+    that just changed) or a forged one. That parsed view's items point at their view and rows,
+    reference cycles left for the garbage collector at every such click: most of what a busy
+    table left in cycles (issue 35). Those clicks are answered by the catch-all (cogs/tables.py)
+    without it, so here they are not parsed at all."""
+    store = client._connection._view_store
+    parse = store.schedule_dynamic_item_call
+
+    async def listed_only(
+        component_type: int,
+        factory: Any,
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        match: Any,
+    ) -> None:
+        if on_message(interaction, custom_id):
+            await parse(component_type, factory, interaction, custom_id, match)
+
+    store.schedule_dynamic_item_call = listed_only  # type: ignore[method-assign]

@@ -563,21 +563,21 @@ def lay_out(drawing: Drawing) -> Layout:
         container.add_item(
             discord.ui.MediaGallery(*(discord.MediaGalleryItem(p.url, description=p.alt) for p in gallery))
         )
-    tail = [block.text for block in plan.tail]
+    after = [block.text for block in plan.tail]
     if plan.footer is not None:
         # The footer and what follows it directly (a panel's clock) are one text: Discord puts
         # a gap between components, which a phone pays for in height.
-        adjacent = not plan.downloads and not plan.separator and tail
+        adjacent = not plan.downloads and not plan.separator and after
         container.add_item(
             discord.ui.TextDisplay(
-                "\n".join([plan.footer.text, tail.pop(0)]) if adjacent else plan.footer.text
+                "\n".join([plan.footer.text, after.pop(0)]) if adjacent else plan.footer.text
             )
         )
     for download in plan.downloads:
         container.add_item(discord.ui.File(download.url))
     if plan.separator:
         container.add_item(discord.ui.Separator())
-    for text in tail:
+    for text in after:
         container.add_item(discord.ui.TextDisplay(text))
     for r, row in enumerate(plan.rows):
         action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()

@@ -48,6 +48,15 @@ def let_go(clicked: discord.ui.Item[Any], interaction: discord.Interaction[Any])
     if view is not None:
         take_apart(view)
     clicked._view = None
+    drop_answer_handle(interaction)
+
+
+def drop_answer_handle(interaction: discord.Interaction[Any]) -> None:
+    """Forget the interaction's answer handle once its handler has returned: the handle
+    (``InteractionResponse``) points back at its interaction, a reference cycle that holds the
+    interaction with its person, member and parsed data until a collection, or for good if it
+    was frozen meanwhile (cogs/table/heap.py). Every answer is made before the handler returns;
+    a later ``interaction.response`` would be a fresh one."""
     with contextlib.suppress(AttributeError):  # never asked for
         del interaction._cs_response  # type: ignore[attr-defined]
 

@@ -18,6 +18,7 @@ from discord.enums import AppCommandOptionType as Kind
 
 from cogs.table.common import NOBODY, RESTARTING, escape
 from cogs.table.languages import speak_to
+from cogs.table.rendered import drop_answer_handle
 from cogs.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,15 @@ def invalid_options(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -
 
 
 class RefereeTree(app_commands.CommandTree[Any]):
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        # Every slash command's interaction, once its command has run, as each button's
+        # (cogs/table/buttons.py): its answer handle no longer holds it in a reference cycle, which
+        # kept 200 `/… new` interactions alive past their games' end in the bench (issue 35).
+        try:
+            await super()._call(interaction)
+        finally:
+            drop_answer_handle(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         # Everything the command says from here on is in its person's language (the check and
         # the command run in the interaction's own task): cogs/table/languages.py.
