@@ -215,9 +215,16 @@ def play_first_legal(table: Table, until: Any) -> None:
 
 
 def panel_text(ui: TrapUI, table: Table, seat: int) -> str:
+    """Every word the panel shows: its text, its controls (a button's label, a select's
+    placeholder and options) and its picture's alt text."""
     embed, items = ui.panel(table, seat, None)
-    labels = " ".join(str(getattr(i, "item", i).label or "") for i in items)
-    return f"{embed.description}\n{embed.footer.text}\n{labels}"
+    words: list[str] = []
+    for i in items:
+        control = getattr(i, "item", i)
+        words.append(str(getattr(control, "label", None) or getattr(control, "placeholder", None) or ""))
+        words += [option.label for option in getattr(control, "options", [])]
+    alts = [str(getattr(sketch, "alt", "")) for sketch in ui.panel_sketches(table, seat)]
+    return "\n".join([str(embed.description), str(embed.footer.text), " ".join(words), *alts])
 
 
 @pytest.mark.parametrize("options", [{}, {"size": 6}, {"quick_setup": True}])
@@ -231,10 +238,12 @@ def test_the_basic_games_panel_never_mentions_kings(options: dict[str, Any]) -> 
             assert "King" not in panel_text(ui, table, seat), phase
 
 
-def test_the_king_games_panel_explains_the_kings() -> None:
+def test_the_king_games_panel_speaks_of_the_king() -> None:
+    """The phone panel (issue 33) keeps no legend: the board picture draws a King apart, the
+    table message's legend explains each mark, and the panel asks for the King by name."""
     ui = TrapUI()
     table = trap_table({"variant": "king"})
-    assert "r/R red pawn/King" in panel_text(ui, table, 0)
+    assert "King" in panel_text(ui, table, 0)
 
 
 def test_the_table_legend_explains_each_mark_when_it_is_drawn() -> None:

@@ -368,8 +368,8 @@ async def test_a_panel_refresh_refused_over_its_kept_pictures_or_met_by_a_503_up
     simcord_env, simcord_bot
 ):
     """Alice's panel follows the table live (edits of her click's original response). A gesture
-    changes what it says, not its pictures (her hand, the face-up cards), so the refresh keeps
-    both. Refused over them (injected 400, 50035 naming the attachments), it is sent again at
+    changes what it says, not its picture (her hand above the face-up cards), so the refresh
+    keeps it. Refused over them (injected 400, 50035 naming the attachments), it is sent again at
     once with both uploaded; met by a 503, it is tried again later (Effects), uploading both, as
     a failed edit leaves nothing known. Each time the panel then shows exactly the bytes of a
     fresh drawing, and the next refresh keeps them again.
@@ -399,7 +399,7 @@ async def test_a_panel_refresh_refused_over_its_kept_pictures_or_met_by_a_503_up
         assert (
             not refreshed.failed
             and set(refreshed.files) == set(refreshed.after)
-            and len(refreshed.after) == 2
+            and len(refreshed.after) == 1  # one picture: the hand above the face-up cards
         )
         assert pictures_of(env, alice.panel) == await panel_pictures(bot, table, alice.seat)
 
@@ -411,7 +411,7 @@ async def test_a_panel_refresh_refused_over_its_kept_pictures_or_met_by_a_503_up
         assert failed.failed and failed.files == {}
         await env.advance_time(4)
         retried = on(uploads, alice.panel.id)[1]
-        assert not retried.failed and set(retried.files) == set(retried.after) and len(retried.after) == 2
+        assert not retried.failed and set(retried.files) == set(retried.after) and len(retried.after) == 1
         assert pictures_of(env, alice.panel) == await panel_pictures(bot, table, alice.seat)
 
         del uploads[:]

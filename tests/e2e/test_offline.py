@@ -29,7 +29,7 @@ from cogs.offline import BOT_NAME, FRIENDS, offline_world, preview_installed, re
 from cogs.offline_page import CHANGED
 from db.engine import Database
 from db.store import SeatSpec, Store
-from rules.zipzap.cards import follows, is_card_code
+from rules.zipzap.cards import is_card_code
 from tests.e2e.preview_client import PageClient, refused
 from tests.e2e.simhelpers import message_text, title
 from tests.e2e.zipzap_driver import Player, is_over, play_to_end
@@ -236,10 +236,9 @@ async def test_a_click_on_a_button_that_changed_under_it_is_refused_never_presse
     make_bot: Any,
 ) -> None:
     """SimCord presses the button *at the position* the page clicked, in the live message. When the
-    message changed since the page's copy (alice played the green 9 from another device, so her
-    green 10, which follows it, moved into its place), pressing that position would play a card
-    alice never chose: the click is refused as stale instead, and the page's next read shows the
-    new panel.
+    message changed since the page's copy (alice played a card from another device, so another
+    control moved into its place), pressing that position would press a control alice never
+    chose: the click is refused as stale instead, and the page's next read shows the new panel.
 
     Seen to fail without the check (``_align`` returning at once): SimCord pressed the green 10
     and the bot played it, so alice's hand shrank by two cards, not one."""
@@ -253,10 +252,10 @@ async def test_a_click_on_a_button_that_changed_under_it_is_refused_never_presse
         await page.open(alice)
         cards = [c for c in page.controls(text="Your hand") if c.custom_id.startswith("ga:")]
         codes = [c.custom_id.rsplit(":", 1)[1] for c in cards]
+        # A card the panel offers (its buttons are only the playable cards, each with its Play
+        # and Zap beside it): once it is played, another control takes its position.
         chosen = next(
-            c
-            for c, code, after in zip(cards, codes, codes[1:], strict=False)
-            if not c.disabled and is_card_code(after) and follows(after, code)
+            c for c, code in zip(cards, codes, strict=True) if not c.disabled and is_card_code(code)
         )
         table = bot.referee.table_in(channel.id)
         assert table is not None and table.state is not None

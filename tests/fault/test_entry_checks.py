@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from db.models import Game
 from rules import GAMES
 from tests.e2e.simhelpers import buttons, message_text, playable, reply_text
+from tests.e2e.trap_driver import selects
 from tests.e2e.zipzap_driver import open_lobby
 from tests.fault.fault_helpers import SETUPS, open_people_table
 
@@ -173,6 +174,11 @@ async def test_a_leave_mid_game_hands_the_seat_to_a_computer_that_plays(simcord_
             offered = playable(hand) if hand is not None else []
             if offered:
                 await actor.click(hand, custom_id=offered[0]["custom_id"])
+                break
+            # A panel that offers its choices in a select (Trap's points and moves): the first.
+            menus = selects(hand) if hand is not None else []
+            if menus and menus[0]["options"]:
+                await actor.select(hand, [menus[0]["options"][0]["value"]], custom_id=menus[0]["custom_id"])
                 break
     assert acted, f"the {info.computer_level} computer in {key} never acted"
     assert SETUPS[key].players == len(t["actors"])
