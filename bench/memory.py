@@ -199,10 +199,10 @@ async def _commit_games(
                 deadline_at=None,
                 deadline_action=None,
             )
-            log: list[str] = []
+            log: list[Any] = []
             for index, (seat, action) in enumerate(record.actions):
                 events = state.apply(seat, action)
-                log = (log + [e.text for e in events])[-8:]
+                log = (log + [e.to_json() for e in events])[-8:]  # as the bot stores them: data
                 deadline_at = deadline_action = None
                 for quiet in state.quiet_actions():
                     seconds = timers.get(quiet.timer)
