@@ -18,6 +18,7 @@ import pytest
 
 from tests.e2e.simhelpers import emit_click, message_text, playable
 from tests.e2e.trap_driver import open_table as open_trap
+from tests.e2e.trap_driver import selects
 
 
 @pytest.mark.simcord(settle_timeout=20)
@@ -29,10 +30,12 @@ async def test_a_dm_click_is_answered_before_the_membership_check(simcord_env, s
     alice, bob = t["actors"]
     # Alice moves first, so it is Bob's turn when he clicks from his DM panel.
     panel = (await alice.slash(t["channel"], "table hand")).response
-    await alice.click(panel, custom_id=playable(panel)[0]["custom_id"])
+    menu = selects(panel)[0]  # Trap's points and moves are one select (issue 33)
+    await alice.select(panel, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
     await bob.click(t["lobby"], label="Hand by DM")
     dm = bob.user.dm_channel.history()[-1]
-    move = playable(dm)[0]["custom_id"]
+    menu = selects(dm)[0]
+    move, value = menu["custom_id"], menu["options"][0]["value"]
 
     asked: list[int] = []
     fetch_member = discord.Guild.fetch_member
@@ -45,7 +48,7 @@ async def test_a_dm_click_is_answered_before_the_membership_check(simcord_env, s
     monkeypatch.setattr(discord.Guild, "fetch_member", slow_member)
     bot.referee.entry.members.seen.clear()  # his membership was checked long ago
     before = table.version
-    flight = emit_click(bob.user, dm, move)
+    flight = emit_click(bob.user, dm, move, values=[value])
     await env.settle()
     assert asked == [bob.user.id], "the check is under way"
     assert flight.result.acknowledged, "and Bob's click was answered before it"
@@ -56,7 +59,7 @@ async def test_a_dm_click_is_answered_before_the_membership_check(simcord_env, s
     await env.settle()
     assert table.version == before + 1, "once Discord answers, Bob's move is made"
     shown = next(m for m in bob.user.dm_channel.history() if m.id == dm.id)
-    assert not playable(shown), "and his DM panel shows it is no longer his turn"
+    assert not selects(shown), "and his DM panel shows it is no longer his turn"
 
 
 @pytest.mark.simcord(settle_timeout=20)
