@@ -181,10 +181,17 @@ async def test_a_click_while_the_clock_advances_waits_its_turn(make_bot: Any) ->
                 await release.wait()
             return await write(*args, **kwargs)
 
-        async def beat() -> None:  # what pump() does, with a long stretch of play in it
+        async def beat() -> None:  # what pump() does, with a move in it
             async with world.turn:
                 bot.store.write = slow_write  # type: ignore[method-assign]
-                await sync.advance(40)  # a computer or the stall timer moves within 40 s
+                # A computer or the idle timer moves within 40 s. Half-second steps, stopping after
+                # the step with the first move: a single advance of 40 s let a casual computer that
+                # led shed its whole hand now and then, and the game's end took "My hand" away (a
+                # genuine race, refused as such; 1 run in 48 under load).
+                for _ in range(80):
+                    await sync.advance(0.5)
+                    if saving.is_set():
+                        break
 
         advancing = asyncio.create_task(beat())
         await asyncio.wait_for(saving.wait(), 30)  # a move is being saved: the advance is under way
