@@ -458,7 +458,9 @@ def _panel_png(
         # Translators: a banner on an identity card a spy has just received (they keep one of two).
         word = T.pgettext("picture", "received")
         ids.append((identity_face(received), country_name(received), word))
-    id_rows = min(2, len(ids))
+    # Stacked two high beside a hand of two rows or more; beside one row (or none: a spy out of the
+    # game) side by side, or the picture is twice as tall as it needs to be on a phone (issue 33).
+    id_rows = max(1, min(2, len(ids), rows if mine else 1))
     id_columns = -(-len(ids) // id_rows)
     rows = max(rows, id_rows)
     left = columns * SLOT_W + (columns - 1) * SLOT_GAP

@@ -429,15 +429,17 @@ class Entry:
         panel: bool,
     ) -> None:
         if version != table.version and not await self._still_meant(table, seat, version, action):
-            # Quote the news only if it is news since that panel (private choices log nothing).
+            # Quote the news only if it is news since that panel (private choices log nothing). One
+            # short line: it sits above a panel that must fit a phone screen (issue 33), and the
+            # panel under it already shows the new state.
             fresh = table.log and table.logged_at > version
             if fresh:
+                # Translators: {news} is the table's latest line, a whole sentence ("Robo 1 played a 7.").
                 note = T.gettext(
-                    "Too slow — the table moved on before your click ({news}), so it changed nothing.",
-                    news=plain(self.spine.drawing.latest(table, 1)[0]),
+                    "Too slow, nothing changed: {news}", news=plain(self.spine.drawing.latest(table, 1)[0])
                 )
             else:
-                note = T.gettext("Too slow — the table moved on before your click, so it changed nothing.")
+                note = T.gettext("Too slow, nothing changed: the table had moved on.")
             await self.spine.panels.answer(interaction, table, seat, note, edit=panel)
             return
         try:

@@ -125,3 +125,13 @@ def test_the_panel_picture_reads_on_a_phone(
     shown = min(1.0, PHONE_WIDTH / width)
     assert spytrap_cards.SLOT_W * shown >= least, (width, shown)
     assert height * shown <= PICTURE_HEIGHT, (width, height)
+
+
+@pytest.mark.parametrize("hand", [[], ["FAM1"], ["FAM1", "FGE1", "FRU1"]])
+def test_beside_one_row_of_cards_the_id_cards_lie_side_by_side(hand: list[str]) -> None:
+    """A spy out of the game (no hand) or holding one row of cards keeps their ID card and Immunity:
+    side by side, the picture is one card tall. Stacked, it was two cards tall for nothing, and the
+    panel of a spy out of the game measured 568–590 px at 360 px (over the 560 of issue 33)."""
+    png = spytrap_cards.panel_png(hand, [], "Russian", immunity=True)
+    height = Image.open(io.BytesIO(png)).size[1]
+    assert height < 2 * spytrap_cards.SLOT_H, height
