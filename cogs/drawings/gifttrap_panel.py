@@ -401,54 +401,26 @@ class GiftTrapPanel:
             )
         others = [r for r in range(view["players"]) if r != me]
         if step == "gm":
-            more = [
-                discord.SelectOption(
-                    label=T.gettext("No Give More"),
-                    value="none",  # text: an action's value
-                    default=my["give_more"] is None,
-                )
-            ]
-            more += [
-                discord.SelectOption(
-                    label=T.gettext("With my gift for {name}", name=table.plain_name(r))[:100],
-                    value=str(r),
-                    default=my["give_more"] == r,
-                )
-                for r in others
-            ]
-            return ActionSelect(
-                table.id,
+            return self._more_select(
+                table,
                 v,
                 "givemore-",
-                more,
-                row=1,
-                placeholder=T.gettext("💝 Give More (doubles your GIVE move for one gift)"),
-                component_id=component_id,
+                T.gettext("No Give More"),
+                {r: T.gettext("With my gift for {name}", name=table.plain_name(r)) for r in others},
+                my["give_more"],
+                T.gettext("💝 Give More (doubles your GIVE move for one gift)"),
+                component_id,
             )
         if step == "km":
-            get = [
-                discord.SelectOption(
-                    label=T.gettext("No Get More"),
-                    value="none",  # text: an action's value
-                    default=my["get_more"] is None,
-                )
-            ]
-            get += [
-                discord.SelectOption(
-                    label=T.gettext("Under the gift from {name}", name=table.plain_name(g))[:100],
-                    value=str(g),
-                    default=my["get_more"] == g,
-                )
-                for g in others
-            ]
-            return ActionSelect(
-                table.id,
+            return self._more_select(
+                table,
                 v,
                 "getmore-",
-                get,
-                row=1,
-                placeholder=T.gettext("🔍 Get More (doubles your GET move for one gift)"),
-                component_id=component_id,
+                T.gettext("No Get More"),
+                {g: T.gettext("Under the gift from {name}", name=table.plain_name(g)) for g in others},
+                my["get_more"],
+                T.gettext("🔍 Get More (doubles your GET move for one gift)"),
+                component_id,
             )
         # "off": a token off its gift, so that two can swap places (each goes on a different gift).
         gifts = {g["space"]: g for g in layout}
@@ -470,4 +442,27 @@ class GiftTrapPanel:
             row=1,
             placeholder=T.gettext("Take a token off a gift (to swap two tokens)"),
             component_id=component_id,
+        )
+
+    @staticmethod
+    def _more_select(
+        table: Table,
+        version: int,
+        prefix: str,
+        none_label: str,
+        players: dict[int, str],
+        chosen: int | None,
+        placeholder: str,
+        component_id: int | None,
+    ) -> ActionSelect:
+        """Give More or Get More: "none" or the player whose gift it doubles (``players``: each
+        player's option label), the current choice shown as chosen."""
+        nothing = "none"  # text: an action's value
+        options = [discord.SelectOption(label=none_label, value=nothing, default=chosen is None)]
+        options += [
+            discord.SelectOption(label=label[:100], value=str(seat), default=chosen == seat)
+            for seat, label in players.items()
+        ]
+        return ActionSelect(
+            table.id, version, prefix, options, row=1, placeholder=placeholder, component_id=component_id
         )
