@@ -6,24 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.simhelpers import buttons
+from tests.e2e.simhelpers import buttons, selects
 
 FINAL_PREFIX = "GiftTRAP — "
-
-
-def selects(message: Any) -> list[dict[str, Any]]:
-    """Every select menu on a message, as component dicts."""
-    found: list[dict[str, Any]] = []
-
-    def walk(components: Any) -> None:
-        for c in components or []:
-            data = c if isinstance(c, dict) else c.to_dict()
-            if data.get("type") == 3:
-                found.append(data)
-            walk(data.get("components"))
-
-    walk(message.components)
-    return found
 
 
 def select_with(message: Any, prefix: str) -> dict[str, Any] | None:

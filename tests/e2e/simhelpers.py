@@ -263,6 +263,18 @@ def action_rows(message: Any) -> list[Any]:
     return found
 
 
+def selects(message: Any) -> list[dict[str, Any]]:
+    """Every select menu on a message (in its ActionRows, wherever they are), as component dicts."""
+    found = []
+    for row in action_rows(message):
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for c in children:
+            data = c if isinstance(c, dict) else c.to_dict()
+            if data.get("type") == 3:
+                found.append(data)
+    return found
+
+
 # --- what each REST call uploaded, and what the message held before and after ----------------
 
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/([^/]+)/callback$")

@@ -5,20 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.simhelpers import ACTION, action_rows, buttons
+from tests.e2e.simhelpers import ACTION, buttons, selects
 
 FINAL_PREFIX = "Spy Trap — "
-
-
-def selects(message: Any) -> list[dict[str, Any]]:
-    found = []
-    for row in action_rows(message):
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for c in children:
-            data = c if isinstance(c, dict) else c.to_dict()
-            if data.get("type") == 3:
-                found.append(data)
-    return found
 
 
 def is_over(channel: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 from rules.trap import Trap
-from tests.e2e.simhelpers import ACTION, action_rows, buttons, message_text
+from tests.e2e.simhelpers import ACTION, buttons, message_text, selects
 
 ENGINE = Trap()
 FINAL_PREFIX = "Trap — "
@@ -60,18 +60,6 @@ def is_over(channel: Any) -> bool:
 
 
 SELECT = re.compile(r"gs:(\d+):(\d+):(.*)")
-
-
-def selects(message: Any) -> list[dict[str, Any]]:
-    """Every select on a message, as component dicts."""
-    found = []
-    for row in action_rows(message):
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for c in children:
-            data = c if isinstance(c, dict) else c.to_dict()
-            if data.get("type") == 3:
-                found.append(data)
-    return found
 
 
 def controls(panel: Any) -> dict[str, dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.simhelpers import action_rows, buttons, playable
+from tests.e2e.simhelpers import buttons, playable, selects
 
 FINAL_TITLE = "Zip Zap — final results"
 
@@ -37,18 +37,6 @@ async def open_lobby(
 def is_over(channel: Any) -> bool:
     last = channel.last_message
     return bool(last and last.embeds and last.embeds[0].title == FINAL_TITLE)
-
-
-def selects(message: Any) -> list[dict[str, Any]]:
-    """The panel's selects (leading with many cards), as Discord sent them."""
-    found = []
-    for row in action_rows(message):
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for c in children:
-            data = c if isinstance(c, dict) else c.to_dict()
-            if data.get("type") == 3:
-                found.append(data)
-    return found
 
 
 class Player:
