@@ -90,7 +90,9 @@ class TableMoved(Exception):
     """A change lost a race with another writer: the table was reloaded and nothing was applied."""
 
 
-@dataclass
+# Slots (here and on Table): a live table and its seats hold their fields in the object itself, no
+# dictionary of attributes beside each (issue 35: 260 bytes of a resumed Zip Zap table of four).
+@dataclass(slots=True)
 class SeatInfo:
     seat: int
     user_id: int | None
@@ -149,7 +151,7 @@ def said_once(events: list[Event]) -> list[Event]:
 AWAY_AFTER = 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     id: int
     guild_id: int
