@@ -322,6 +322,15 @@ class Table:
         added = entries or deal is not None
         self.log_added = {"lines": entries, "fresh": deal is not None} if added else None
 
+    def share_strings(self) -> None:
+        """The engine state and the Latest lines with their short strings shared (``shared``),
+        as a resumed table's are. For after a deal: the engine made this table's cards anew,
+        and without it a table held its own copy of every card code from its second round on.
+        The state goes through its JSON, the round trip every draft makes (``draft``)."""
+        if self.state is not None:
+            self.state = self.game.from_json(shared(self.state.to_json()))
+        self.log = shared(self.log)
+
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]
 

@@ -1,9 +1,10 @@
-"""What a resumed table holds (issue 35): tables loaded from their rows share their strings.
+"""What a live table holds (issue 35): tables share their strings, resumed or newly dealt.
 
-The JSON decoder makes every string of every row anew; a thousand live tables held a thousand
-copies of each card code, event kind and key, 40% of a resumed table's memory. These tests count
-string objects, so a change that loads tables without sharing them again fails here (the bench's
-figure, ``python -m bench --only memory``, is not a test)."""
+The JSON decoder makes every string of every row anew, and an engine makes a round's cards anew at
+each deal; a thousand live tables held a thousand copies of each card code, event kind and key,
+40% of a resumed table's memory. These tests count objects, so a change that loads or deals
+tables without sharing them again fails here (the bench's figure, ``python -m bench --only
+memory``, is not a test)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot import Settings, create_bot
 from cogs.table.model import SHARED_MAX, Table
 from db.engine import Database
 from db.store import SeatSpec, Store
@@ -159,3 +161,45 @@ async def test_a_resumed_table_and_its_seats_keep_no_attribute_dicts(store: Stor
     assert not table.seats[0].prefers_dm
     table.adopt(draft)
     assert table.seats[0].prefers_dm
+
+
+async def test_a_new_deal_shares_its_cards_with_every_other_table(store: Store, database_url: str) -> None:
+    """The engine makes the cards of each round anew for its table; the referee shares them
+    (Spine._advance) so a table from its second round on is as compact as a resumed one."""
+    ids = [await live_table(store, channel_id) for channel_id in (5, 6)]
+    # A bot that owns shard 1 only: guild 1 is shard 0's, so nothing of this bot plays these
+    # tables behind the test's back; it commits each action as a DM click reaching it would.
+    bot = create_bot(
+        Settings(token=None, database_url=database_url, shard_count=2, shard_ids=(1,), instance="shard-1"),
+        sync_commands=False,
+    )
+    tables: list[Table] = []
+    try:
+        await bot.setup_hook()
+        for gid in ids:
+            row = await bot.store.get_table(gid)
+            assert row is not None
+            table = Table.from_row(row)
+            table.foreign = True
+            tables.append(table)
+            dealt = False
+            for _ in range(400):  # Zip Zap's first round of three seats is over well before
+                assert table.state is not None
+                seat = next(s for s in [None, 0, 1, 2] if table.state.legal_actions(s))
+                async with table.lock:
+                    events = await bot.referee.act(table, seat, table.state.legal_actions(seat)[0], None)
+                if any(event.kind == "deal" for event in events):
+                    dealt = True
+                    break
+            assert dealt and table.state is not None and table.state.to_json()["round"] == 2
+    finally:
+        bot.scheduler.stop()
+        await bot.release()
+        await bot.database.dispose()
+    # to_json hands out the engine's own card strings (in fresh lists).
+    cards = [
+        card for table in tables if table.state for hand in table.state.to_json()["hands"] for card in hand
+    ]
+    assert len(cards) > 30
+    # Counted: one object per card code across both tables' hands (each table dealt its own).
+    assert len({id(card) for card in cards}) == len(set(cards))
