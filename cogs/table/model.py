@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
+import sys
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -52,11 +53,46 @@ def shown_name(chosen: str, user_id: int | None, computer_level: str | None) -> 
     return None
 
 
+# Strings up to this length read from a table's row are shared (sys.intern) between tables: card
+# codes, event kinds, JSON keys, phases, speeds, levels. Longer ones (sentences in rows stored before
+# the catalogs) are kept as they are: each is one table's own, and interning it would only add an
+# entry to the interpreter's table of interned strings.
+SHARED_MAX = 40
+_intern = sys.intern
+
+
+def shared(value: Any) -> Any:
+    """Decoded JSON with its short strings (keys and values) shared between tables.
+
+    The JSON decoder makes every string of a document anew, so a thousand resumed tables held a
+    thousand copies of "kind", "R7", "play"...: about 4 KiB a table, 40% of what one held
+    (issue 35, bench --only memory). Interned, each is one object however many tables hold it;
+    what the value means is unchanged (equal strings, containers of the same shape). About 25 µs
+    for a Zip Zap state: 25 ms of a thousand tables' resume."""
+    kind = type(value)  # exact types: JSON gives no subclasses, and this runs for every leaf
+    if kind is str:
+        return _intern(value) if len(value) <= SHARED_MAX else value
+    if kind is list:
+        return [shared(v) for v in value]
+    if kind is dict:
+        return {
+            _intern(k) if type(k) is str and len(k) <= SHARED_MAX else k: shared(v) for k, v in value.items()
+        }
+    return value
+
+
+def _word(value: str | None) -> str | None:
+    """A stored word from a small vocabulary (a speed, a status, a level), shared between tables."""
+    return None if value is None else sys.intern(value)
+
+
 class TableMoved(Exception):
     """A change lost a race with another writer: the table was reloaded and nothing was applied."""
 
 
-@dataclass
+# Slots (here and on Table): a live table and its seats hold their fields in the object itself, no
+# dictionary of attributes beside each (issue 35: 260 bytes of a resumed Zip Zap table of four).
+@dataclass(slots=True)
 class SeatInfo:
     seat: int
     user_id: int | None
@@ -115,7 +151,7 @@ def said_once(events: list[Event]) -> list[Event]:
 AWAY_AFTER = 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     id: int
     guild_id: int
@@ -286,6 +322,15 @@ class Table:
         added = entries or deal is not None
         self.log_added = {"lines": entries, "fresh": deal is not None} if added else None
 
+    def share_strings(self) -> None:
+        """The engine state and the Latest lines with their short strings shared (``shared``),
+        as a resumed table's are. For after a deal: the engine made this table's cards anew,
+        and without it a table held its own copy of every card code from its second round on.
+        The state goes through its JSON, the round trip every draft makes (``draft``)."""
+        if self.state is not None:
+            self.state = self.game.from_json(shared(self.state.to_json()))
+        self.log = shared(self.log)
+
     def specs(self) -> list[SeatSpec]:
         return [s.spec() for s in self.seats]
 
@@ -305,24 +350,33 @@ class Table:
             channel_id=row.channel_id,
             game=game,
             host_id=row.host_id,
-            settings=dict(row.options),
-            speed=row.speed,
+            settings=shared(dict(row.options)),
+            speed=sys.intern(row.speed),
             seed=row.seed,
-            status=row.status,
-            language=row.language if row.language in LANGUAGES else SOURCE,
+            status=sys.intern(row.status),
+            language=sys.intern(row.language) if row.language in LANGUAGES else SOURCE,
             seats=[
-                SeatInfo(s.seat, s.user_id, s.name, s.computer_level, s.prefers_dm, s.left_at)
+                # A computer's name ("Robo 2 (casual)") is the same at many tables: shared too.
+                SeatInfo(
+                    s.seat,
+                    s.user_id,
+                    s.name if s.computer_level is None else shared(s.name),
+                    _word(s.computer_level),
+                    s.prefers_dm,
+                    s.left_at,
+                )
                 for s in sorted(row.seats, key=lambda s: s.seat)
             ],
             version=row.version,
             snapshot_at=row.state_version if row.state_version is not None else row.version,
             table_message_id=row.table_message_id,
-            log=list(row.log or []),
+            log=shared(list(row.log or [])),
             deadline_at=_aware(row.deadline_at),
-            deadline_action=row.deadline_action,
+            deadline_action=_word(row.deadline_action),
         )
         if row.state is not None:
-            table.state = game.from_json(row.state)
+            # The engine keeps the strings it is given (card codes in hands, deck and pile).
+            table.state = game.from_json(shared(row.state))
         elif row.status == "playing":
             # Store logged why: the actions after the snapshot don't replay (db/snapshots.py).
             raise ValueError(f"table {row.id}: its state can't be rebuilt from its snapshot and actions")

@@ -361,6 +361,10 @@ class Spine:
         assert draft.state is not None
         events = draft.state.apply(seat, action)
         draft.log_events(events)
+        if any(event.kind == "deal" for event in events):
+            # The round's cards were made anew for this table: shared with every other table's,
+            # so a live table stays as compact as a resumed one (issue 35). Once a round.
+            draft.share_strings()
         draft.deadline_at, draft.deadline_action = self.deadline(draft)
         results = None
         if draft.state.is_over():
