@@ -74,7 +74,7 @@ class ZapTrapPanel:
         if phase == "play":
             lines += self._play_lines(view, names)
         elif phase == "between":
-            lines.append(between_text(table, view, names.__getitem__))
+            lines.append(between_text(table, view, lambda seat: escape(names[seat])))
         elif phase == "over":
             lines.append(T.gettext("The game is over."))
         if note:
