@@ -67,6 +67,9 @@ SPEED_HELP = {
 SPEED_NAMES = {"off": N_("off"), "relaxed": N_("relaxed"), "fast": N_("fast")}
 TABLE_FILE = "zaptrap-table.png"
 HAND_FILE = "zaptrap-hand.png"
+# The clock's words for this game's timers, short: the clock is a line of a phone's panel (issue
+# 33). A swap restarts the lull's countdown, as the table's clock shows.
+CLOCK_TEXT = {"lull": N_("new cards"), "lull_fallback": N_("new cards"), "signals": N_("signals close")}
 # Whether a side has chosen its signal, in words as well as the mark (a screen reader says
 # "check mark button", and the marks differ only a little to a colour-blind eye).
 READY_MARK = {True: N_("✅ chosen: {side}"), False: N_("⏳ choosing: {side}")}
@@ -149,10 +152,18 @@ class ZapTrapUI:
         return T.pgettext("button", "My hand & signal")
 
     @staticmethod
+    def clock_text(table: Table, timer: str | None) -> str | None:
+        """The running timer in a few words ("New cards in 5 seconds"), or None: the shared one."""
+        return T.gettext(CLOCK_TEXT[timer]) if timer in CLOCK_TEXT else None
+
+    @staticmethod
     def version_free(action: str) -> bool:
         """A swap names both cards and a call names its target, so a click from a panel drawn
-        before someone's gesture still means the same; the engine refuses a card that is gone."""
-        return action.startswith(("S", "ZAP-", "TRAP-"))
+        before someone's gesture still means the same; the engine refuses a card that is gone.
+        A secret signal names the gesture: another side's choice changes nothing about it (it
+        was refused as "Too slow" whenever someone chose first, and the notice took a phone's
+        lines: issue 33). The epoch keeps each to its own round and phase."""
+        return action.startswith(("S", "ZAP-", "TRAP-", "signal-"))
 
     @staticmethod
     def epoch(table: Table) -> Any:

@@ -35,6 +35,13 @@ from rules.zaptrap.views import ZapTrapView
 T = Texts(__name__)
 # The line between the hand and the face-up cards on a panel's one picture.
 DIVIDER: RGB = (90, 130, 100)
+# The combined picture's margins cut away (hand_and_table_png), keeping a few pixels round what
+# is drawn: from the top of each half and the foot of the face-up row (a raised card's frame starts
+# 4 px above the card), and from the hand's foot (PAD, and 16 px under the cards of which the
+# playable notch takes 14); SPLIT is the gap left between the halves for the divider.
+TRIM = PAD - 6
+HAND_FOOT = PAD + 12
+SPLIT = 8
 
 # Species 1..13: colours picked to stay at least ΔE 19 apart under every simulated colour blindness
 # (a farthest-point search over the sRGB cube; tests/drawings/test_colour_vision.py checks them).
@@ -241,13 +248,19 @@ def hand_and_table_png(
     """The hand above the face-up cards, one picture on a panel (issue 33: two galleries took a
     phone screen's fifth; both halves of a swap in one glance), a faint line between them."""
     said = words if words is not None else captions([*cards, *table], preset, species)
-    hand = Image.open(io.BytesIO(hand_png(cards, playable, preset=preset, species=species, words=said)))
-    row = Image.open(io.BytesIO(face_up_png(table, preset, species, said)))
+    drawn = Image.open(io.BytesIO(hand_png(cards, playable, preset=preset, species=species, words=said)))
+    shown = Image.open(io.BytesIO(face_up_png(table, preset, species, said)))
+    # Each half without the margins that meet in the middle or edge the picture (a playable card's
+    # frame and notch stay whole): a phone shows the picture full width, so every row of pixels
+    # saved here is half a CSS px of the panel's height (issue 33).
+    hand = drawn.convert("RGB").crop((0, TRIM, drawn.width, drawn.height - HAND_FOOT))
+    row = shown.convert("RGB").crop((0, TRIM, shown.width, shown.height - TRIM))
     width = max(hand.width, row.width)
-    image = Image.new("RGB", (width, hand.height + row.height), BACKGROUND)
-    image.paste(hand.convert("RGB"), (0, 0))
-    image.paste(row.convert("RGB"), (0, hand.height))
-    ImageDraw.Draw(image).line([(PAD, hand.height), (width - PAD, hand.height)], fill=DIVIDER, width=2)
+    middle = hand.height + SPLIT // 2
+    image = Image.new("RGB", (width, hand.height + SPLIT + row.height), BACKGROUND)
+    image.paste(hand, (0, 0))
+    image.paste(row, (0, hand.height + SPLIT))
+    ImageDraw.Draw(image).line([(PAD, middle), (width - PAD, middle)], fill=DIVIDER, width=2)
     return encode(image)
 
 

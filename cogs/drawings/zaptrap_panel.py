@@ -21,18 +21,21 @@ from cogs.table.model import Table
 from cogs.texts import Texts
 from cogs.words.zaptrap import between_text, gesture_name, signal_text
 from rules.zaptrap import GESTURES, ZapTrapState, ZapTrapView
+from rules.zaptrap.views import GestureView
 
 T = Texts(__name__)
 # How many of the latest gestures the table and the panel show.
 RECENT_GESTURES = 6
 # The panel shows fewer (the table has the rest): the latest are the ones to answer.
 PANEL_GESTURES = 3
+# How many characters a line of the panel's text holds on a 360 px phone (measured in the offline
+# page: "Gestures: Maxi…o 2 😏" takes three quarters of it).
+LINE = 28
 # A select's most options (Discord's limit).
 SELECT_OPTIONS = 25
-# How long a name may be on a TRAP button: a 360 px phone fits ZAP and one TRAP on a line.
+# How long a name may be anywhere on the panel: a 360 px phone fits ZAP and one TRAP on a line,
+# and a signal line or two gestures on one line.
 SHORT_NAME = 8
-# And in the panel's line of recent gestures.
-GESTURE_NAME = 16
 
 
 def state_of(table: Table) -> ZapTrapState:
@@ -51,21 +54,27 @@ class ZapTrapPanel:
         view = state.view(seat)
         legal = set(state.legal_actions(seat))
         phase = view["phase"]
+        names = _short(table)
         if phase == "signals":
+            # Short, so that it stays one line on a phone (issue 33): the lines under it say how.
             embed = discord.Embed(
-                title=T.gettext("Round {round} — choose your secret signal", round=view["round"]),
+                title=T.gettext("Round {round}: your signal", round=view["round"]),
                 colour=discord.Colour.purple(),
             )
+        elif phase == "play":
+            # No title in play: the signal lines say what matters, the table says the round, and a
+            # phone has no line to spare (issue 33).
+            embed = discord.Embed(colour=discord.Colour.green())
         else:
             embed = discord.Embed(
                 title=T.gettext("Your hand — round {round}", round=view["round"]),
                 colour=discord.Colour.green(),
             )
-        lines = self._signal_lines(table, view)
+        lines = self._signal_lines(view, names)
         if phase == "play":
-            lines += self._play_lines(table, view)
+            lines += self._play_lines(view, names)
         elif phase == "between":
-            lines.append(between_text(table, view))
+            lines.append(between_text(table, view, lambda seat: escape(names[seat])))
         elif phase == "over":
             lines.append(T.gettext("The game is over."))
         if note:
@@ -79,7 +88,7 @@ class ZapTrapPanel:
                     "Your side's score: {score} of {target} · dealer {dealer}",
                     score=view["scores"][view["unit"]],
                     target=view["target"],
-                    dealer=table.plain_name(view["dealer"]),
+                    dealer=names[view["dealer"]],
                 )
             )
         items: list[discord.ui.Item[Any]] = []
@@ -103,29 +112,28 @@ class ZapTrapPanel:
                         row=0,
                     )
                 )
-        elif phase == "play":
-            items += self._play_items(table, view, legal, nav)
-        if phase != "play":  # in play it closes the calls' row
+        if phase == "play":
+            items += self._play_items(table, view, legal, nav, names)
+        if not items or phase != "play":  # in play the calls redraw it (see _call_items)
             items.append(
                 ActionButton(table.id, v, "refresh", label=T.pgettext("button", "Refresh"), emoji="🔄", row=4)
             )
         return embed, items
 
-    def _signal_lines(self, table: Table, view: ZapTrapView) -> list[str]:
-        """The signals: in full while they are chosen; in play and after, one line (a phone
-        shows the panel's buttons without scrolling only if its text is short: issue 33)."""
+    @staticmethod
+    def _signal_lines(view: ZapTrapView, names: dict[int, str]) -> list[str]:
+        """The signals, the seats by their short names (a long name wraps a line or three on a
+        phone: issue 33): with how they work while they are chosen; one line each after."""
         mine, watched = view["my_signal"], view["watch_signal"]
         choosing = view["phase"] == "signals"
-        if view["team_game"] and not choosing:
-            lines = [
-                T.gettext(
-                    "Your signal with **{partner}**: **{signal}**",
-                    partner=table.name(view["partner"]),
-                    signal=signal_text(mine),
-                )
-            ]
-        elif view["team_game"]:
-            partner = table.name(view["partner"])
+        if view["team_game"]:
+            partner = escape(names[view["watch_seat"]])  # in the team game, the partner
+            if not choosing:
+                # Translators: the team's secret signal, shared with the partner ("You & Robo 2: 😎
+                # cool"); short, to fit a phone's line.
+                return [
+                    T.gettext("You & **{partner}**: **{signal}**", partner=partner, signal=signal_text(mine))
+                ]
             lines = [
                 T.gettext(
                     "Your team's secret signal (you and **{partner}**): **{signal}**",
@@ -133,37 +141,44 @@ class ZapTrapPanel:
                     signal=signal_text(mine),
                 )
             ]
-            if mine is not None and choosing:
+            if mine is not None:
                 lines.append(
                     T.gettext(
                         "Make it when you hold a set; ZAP **{partner}** when they make it.", partner=partner
                     )
                 )
         elif not choosing:
-            lines = [
+            # Two short lines rather than one sentence: each fits a phone's width.
+            return [
+                # Translators: the secret signal you make to the player on your left
+                # ("You → Robo 1: 😎 cool").
                 T.gettext(
-                    "You signal **{signal}** to **{left}** · **{right}** signals **{watched}** to you.",
+                    "You → **{left}**: **{signal}**",
+                    left=escape(names[view["signal_to"]]),
                     signal=signal_text(mine),
-                    left=table.name(view["signal_to"]),
-                    right=table.name(view["watch_seat"]),
-                    watched=signal_text(watched),
-                )
+                ),
+                # Translators: the secret signal the player on your right makes to you
+                # ("Robo 2 → you: 🥱 yawn").
+                T.gettext(
+                    "**{right}** → you: **{signal}**",
+                    right=escape(names[view["watch_seat"]]),
+                    signal=signal_text(watched),
+                ),
             ]
         else:
-            to = table.name(view["signal_to"])
             lines = [
                 T.gettext(
                     "Your secret signal: **{signal}** — **{name}** (on your left) watches for it.",
                     signal=signal_text(mine),
-                    name=to,
+                    name=escape(names[view["signal_to"]]),
                 ),
                 T.gettext(
                     "You watch **{name}** (on your right): their signal is **{signal}**.",
-                    name=table.name(view["watch_seat"]),
+                    name=escape(names[view["watch_seat"]]),
                     signal=signal_text(watched),
                 ),
             ]
-        if choosing and mine is None and view["last_signal"] is not None:
+        if mine is None and view["last_signal"] is not None:
             lines.append(
                 T.gettext(
                     "Last round's was {signal}; it stays if time runs out.",
@@ -172,7 +187,8 @@ class ZapTrapPanel:
             )
         return lines
 
-    def _play_lines(self, table: Table, view: ZapTrapView) -> list[str]:
+    @staticmethod
+    def _play_lines(view: ZapTrapView, names: dict[int, str]) -> list[str]:
         # The hand and the face-up cards are the pictures above (their alt texts say them in
         # words), and the swap select: no list of them here as well.
         lines = []
@@ -180,27 +196,21 @@ class ZapTrapPanel:
         # toward one is the rules', not every panel's.
         found = view["best_set"]
         if found is not None:
-            lines.append(T.gettext("✅ You hold {set}.", set=set_text(found, view["preset"])))
+            # "✅ A set of four Glorps": the picture above shows whose hand (a phone's line).
+            held = set_text(found, view["preset"])
+            lines.append(f"✅ {held[:1].upper()}{held[1:]}")
         if view["gestures"]:
-            latest = view["gestures"][-PANEL_GESTURES:]
-            # Short names (a computer's level left out): the line fits a phone's width.
-            seats = list(dict.fromkeys(g["seat"] for g in latest))
-            names = dict(
-                zip(seats, short_names([table.plain_name(s) for s in seats], GESTURE_NAME), strict=True)
-            )
-            recent = " · ".join(f"{escape(names[g['seat']])} {view['palette'][g['gesture']]}" for g in latest)
-            lines.append(T.gettext("Recent gestures: {gestures}", gestures=recent))
-        # The dealer's Deal is its own button (and the footer names the dealer): no line for it.
+            lines.append(_gestures_line(view, names))
+        # The dealer's Deal is its own button (and the table names the dealer): no line for it.
         return lines
 
     def _play_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None
+        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None, names: dict[int, str]
     ) -> list[discord.ui.Item[Any]]:
         """The swaps in one select (a row, however many cards: issue 33's phone screen; the
-        pictures above show both halves), then the calls and Refresh in buttons (one tap: a
-        call is a race)."""
+        pictures above show both halves), then the calls in buttons (one tap: a call is a race)."""
         items = self._swap_selects(table, view, legal)
-        return items + self._call_items(table, view, legal, nav, row=len(items))
+        return items + self._call_items(table, view, legal, nav, names, row=len(items))
 
     @staticmethod
     def _swap_selects(table: Table, view: ZapTrapView, legal: set[str]) -> list[discord.ui.Item[Any]]:
@@ -249,23 +259,30 @@ class ZapTrapPanel:
         ]
 
     def _call_items(
-        self, table: Table, view: ZapTrapView, legal: set[str], nav: str | None, *, row: int
+        self,
+        table: Table,
+        view: ZapTrapView,
+        legal: set[str],
+        nav: str | None,
+        names: dict[int, str],
+        *,
+        row: int,
     ) -> list[discord.ui.Item[Any]]:
-        """ZAP on the seat you watch and TRAP on the others, then Refresh, in one row of short
-        buttons (names shortened, still told apart: ``short_names``); any other call the engine
-        allows (wrong targets at a penalising table) behind "Other calls"."""
+        """ZAP on the seat you watch and TRAP on the others in short buttons (names shortened,
+        still told apart: ``short_names``); any other call the engine allows (wrong targets at a
+        penalising table) behind "Other calls". No Refresh in play: the panel follows the table
+        by itself, every click redraws it, and its row is a phone's line (issue 33)."""
         v = table.version
         watched = view["watch_seat"]
         main: list[str] = []
         if f"ZAP-{watched}" in legal:
             main.append(f"ZAP-{watched}")
         main += sorted(a for a in legal if a.startswith("TRAP-") and a != f"TRAP-{watched}")
-        main = main[:5]  # an ActionRow's width; Refresh shares the row while there is room
+        main = main[:5]  # an ActionRow's width
         extra = sorted(a for a in legal if a.startswith(("ZAP-", "TRAP-")) and a not in main)
         calls = nav == "calls" and bool(extra)  # "Other calls…" was pressed (and they are still there)
         shown = extra if calls else main
         targets = [int(a.split("-")[1]) for a in shown]
-        short = short_names([table.plain_name(s) for s in targets])
         buttons: list[tuple[str, str, str | None, discord.ButtonStyle]] = []
         for i, action in enumerate(shown[:10]):
             call = action.split("-")[0]
@@ -284,25 +301,51 @@ class ZapTrapPanel:
                 label = T.pgettext("button", "ZAP")
             else:
                 # Translators: ZAP and TRAP are the game's two calls (its own terms).
-                label = T.pgettext("button", "TRAP {name}", name=short[i])
+                label = T.pgettext("button", "TRAP {name}", name=names[targets[i]])
             style = discord.ButtonStyle.danger if call == "ZAP" else discord.ButtonStyle.primary
             # No emoji on the calls in the row: the colour and the word say it, in less width.
             buttons.append((action, label, ("⚡" if call == "ZAP" else "🪤") if calls else None, style))
         grey = discord.ButtonStyle.secondary
         if "deal" in legal:  # the dealer's: clear the table and deal four new cards
             buttons.append(("deal", T.pgettext("button", "Deal"), "🃏", discord.ButtonStyle.primary))
-        buttons.append(("refresh", T.pgettext("button", "Refresh"), "🔄", grey))
         if extra and not calls:
             buttons.append(("nav-calls", T.pgettext("button", "Other calls…"), None, grey))
         elif calls:
             buttons.append(("nav-none", T.pgettext("button", "Back"), "↩️", grey))
-        # Packed five to a row (an ActionRow's width): Refresh shares the calls' row if it can.
+        # Packed five to a row (an ActionRow's width).
         return [
             ActionButton(
                 table.id, v, action, label=label[:80], emoji=emoji, style=style, row=min(row + i // 5, 4)
             )
             for i, (action, label, emoji, style) in enumerate(buttons)
         ]
+
+
+def _gestures_line(view: ZapTrapView, names: dict[int, str]) -> str:
+    """The latest gestures, newest last, by short names: as many of the latest ``PANEL_GESTURES``
+    as keep the line within ``LINE`` characters on a phone (the newest always), so that it stays
+    one line there (issue 33); the table shows the rest."""
+
+    def line(gestures: list[GestureView]) -> str:
+        said = " · ".join(f"{escape(names[g['seat']])} {view['palette'][g['gesture']]}" for g in gestures)
+        return T.gettext("Gestures: {gestures}", gestures=said)
+
+    latest = view["gestures"][-PANEL_GESTURES:]
+    while len(latest) > 1 and _width(line(latest)) > LINE:
+        latest = latest[1:]
+    return line(latest)
+
+
+def _width(text: str) -> int:
+    """A line's width in characters as a phone draws it: an emoji about two."""
+    return sum(2 if ord(c) > 0x2000 else 1 for c in text if not 0xFE00 <= ord(c) <= 0xFE0F)
+
+
+def _short(table: Table) -> dict[int, str]:
+    """Every seat's name as the panel shows it (plain: escape it for markdown): short, told
+    apart (``short_names``), the same in its lines and on its buttons."""
+    seats = range(len(table.seats))
+    return dict(zip(seats, short_names([table.plain_name(s) for s in seats]), strict=True))
 
 
 def short_names(names: list[str], limit: int = SHORT_NAME) -> list[str]:

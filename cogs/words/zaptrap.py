@@ -8,6 +8,7 @@ The cards' own names are in cogs/drawings/zaptrap_words.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cogs.drawings.zaptrap_cards import SPECIAL_FACES
@@ -172,15 +173,17 @@ REFUSALS = {
 }
 
 
-def between_text(table: Table, view: ZapTrapView) -> str:
+def between_text(table: Table, view: ZapTrapView, name: Callable[[int], str] | None = None) -> str:
+    """How the round ended; ``name`` words a seat (the panel's short names), else ``table.name``."""
     call = view["call"]
     if view["void"] or call is None:
         return T.gettext("Round {round} was void: nobody scores.", round=view["round"])
+    named = name or table.name
     return T.gettext(
         "**{caller}** called {call} on **{target}** — the reveal is posted below.",
-        caller=table.name(call["caller"]),
+        caller=named(call["caller"]),
         call=call["call"],
-        target=table.name(call["target"]),
+        target=named(call["target"]),
     )
 
 

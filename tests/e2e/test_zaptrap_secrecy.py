@@ -173,11 +173,11 @@ async def test_three_players_see_only_their_right_neighbours_signal(simcord_env,
     await alice.fresh_panel()
     await bob.fresh_panel()
     seen_by_alice = message_text(alice.panel)
-    # In play the panel says both in one line (issue 33: one phone screen).
-    assert "**carol** signals **🤔 think** to you" in seen_by_alice
-    assert "You signal **😏 smirk** to **bob**" in seen_by_alice
+    # In play the panel says each in one short line (issue 33: one phone screen).
+    assert "**carol** → you: **🤔 think**" in seen_by_alice
+    assert "You → **bob**: **😏 smirk**" in seen_by_alice
     assert not WORDS["wink"].search(seen_by_alice)
-    assert "**alice** signals **😏 smirk** to you" in message_text(bob.panel)
+    assert "**alice** → you: **😏 smirk**" in message_text(bob.panel)
     await play_to_end(env, [alice, bob, carol], t["channel"])
     assert audit.leaks() == []
     assert audit.sightings > 5

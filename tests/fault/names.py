@@ -27,7 +27,7 @@ from typing import Any
 
 import discord
 
-from cogs.drawings.zaptrap_panel import GESTURE_NAME, SHORT_NAME
+from cogs.drawings.zaptrap_panel import SHORT_NAME
 from cogs.gifttrap import NAME_WIDTH
 from cogs.table.common import as_text, escape, markdown_name, plain_name
 from cogs.table.drawing import TableDrawing
@@ -278,12 +278,11 @@ def differences(
             swaps[kind].append((shown[kind], twin, name))
         # GiftTRAP's track lines cut a long name (the plain form, then escaped).
         swaps["markdown"].append((escape(plain_name(name)[:NAME_WIDTH]), twin[:NAME_WIDTH], name))
-        # Zap or Trap's TRAP buttons and its panel's gesture line shorten a name (``short_names``:
+        # Zap or Trap's panel shortens a name on its buttons and in its lines (``short_names``:
         # the plain form cut, with an ellipsis; escaped where it is markdown).
-        for limit in (SHORT_NAME, GESTURE_NAME):
-            cut = shorten(plain_name(name), limit)
-            swaps["plain"].append((cut, shorten(twin, limit), name))
-            swaps["markdown"].append((escape(cut), shorten(twin, limit), name))
+        cut = shorten(plain_name(name), SHORT_NAME)
+        swaps["plain"].append((cut, shorten(twin, SHORT_NAME), name))
+        swaps["markdown"].append((escape(cut), shorten(twin, SHORT_NAME), name))
     for pairs in swaps.values():
         pairs.sort(key=lambda pair: -len(pair[0]))
     found = []
