@@ -126,7 +126,7 @@ def test_shedding_starts_well_before_the_ban() -> None:
     for _ in range(int(budget.shed_at())):
         budget.answered(403, {})
     assert budget.shedding()
-    assert budget.redraw_spacing(1, 1.5) == pytest.approx(6.0), "redraws spaced four times wider"
+    assert budget.redraw_spacing(1.5) == pytest.approx(6.0), "redraws spaced four times wider"
 
 
 def test_two_processes_with_their_shares_stay_under_one_global_window() -> None:
@@ -184,3 +184,24 @@ def test_the_setting_for_a_higher_grant(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("DISCORD_GLOBAL_LIMIT", "lots")
     with pytest.raises(SystemExit, match="DISCORD_GLOBAL_LIMIT"):
         Settings.from_env()
+
+
+async def test_a_token_taken_ahead_pays_for_the_next_call_once() -> None:
+    """A redraw takes its token before it draws (``take_ahead``); the edit it then sends takes
+    nothing more, the call after it takes its own, and a token taken ahead and not used goes
+    back to the bucket (``refund``). Seen to fail with ``take`` not honouring the mark: every
+    redraw spent two tokens, halving what tables could be redrawn."""
+    budget = GlobalBudget(rate=1.0, burst=3.0)
+    await budget.take_ahead(Priority.REDRAW)
+    assert budget.taken == 1 and budget._tokens == pytest.approx(2.0, abs=0.01)
+    await budget.take()  # the edit itself: paid already
+    assert budget.taken == 1 and budget._tokens == pytest.approx(2.0, abs=0.01)
+    await budget.take()  # the next call pays
+    assert budget.taken == 2 and budget._tokens == pytest.approx(1.0, abs=0.01)
+    budget.refund()  # nothing taken ahead: nothing to give back
+    assert budget._tokens == pytest.approx(1.0, abs=0.01)
+    await budget.take_ahead(Priority.REDRAW)
+    budget.refund()  # the drawing showed nothing new
+    assert budget._tokens == pytest.approx(1.0, abs=0.01)
+    await budget.take()
+    assert budget.taken == 4, "the refunded mark is gone: this call paid"

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 import discord
 
+from cogs.table.budget import Priority
 from cogs.table.buttons import view_of
 from cogs.table.common import NOBODY
 from cogs.table.effects import Effects, TryLater
@@ -56,10 +57,6 @@ TABLE_EDIT_SPACING = timedelta(seconds=1.5)
 # Tables that ended keep their last drawing here until it is on Discord (and a little after, for
 # their Rematch button); the oldest are dropped first.
 CLOSED_KEPT = 256
-# The tables that asked for a redraw this recently are the demand on the global budget: each of
-# them wants one edit per TABLE_EDIT_SPACING (a window of 5 s counted tables that had long been
-# drawn and stretched the spacing at 100 tables to a p99 staleness of 3.5 s, the budget unused).
-DEMAND_WINDOW = TABLE_EDIT_SPACING
 
 
 class EditBudget:
@@ -200,9 +197,6 @@ class TableMessages:
         # an edit uploads only those that changed. Forgotten together: on any doubt, both go.
         self._shown: dict[int, Shown] = {}
         self._edited: dict[int, datetime] = {}  # when each table message was last drawn
-        # When each table last asked for a redraw: how many tables share the bot's global budget
-        # (``GlobalBudget.redraw_spacing``) now.
-        self._wanting: dict[int, datetime] = {}
         self._rendering: set[int] = set()
         self._dirty: set[int] = set()
         self._too_large: set[int] = set()  # tables whose latest drawing was too large (logged once)
@@ -230,7 +224,6 @@ class TableMessages:
         """Show the latest committed state soon, never exceeding the channel's edit budget."""
         if table.table_message_id is None:
             return
-        self._wanting[table.id] = self.scheduler.now()
         if table.id in self._rendering:
             self._dirty.add(table.id)
             return
@@ -298,16 +291,13 @@ class TableMessages:
         return wait
 
     def _spacing(self, now: datetime) -> timedelta:
-        """TABLE_EDIT_SPACING, stretched when the tables changing now would want more redraws
-        than the bot's global budget has left after posts and pings (cogs/table/budget.py)."""
+        """TABLE_EDIT_SPACING, four times that while the bot sheds optional work
+        (cogs/table/budget.py). When many tables change, their turns at the global budget space
+        them further (``_render``)."""
         budget = getattr(self.bot, "global_budget", None)
         if budget is None:
             return TABLE_EDIT_SPACING
-        cutoff = now - DEMAND_WINDOW
-        for table_id in [t for t, at in self._wanting.items() if at < cutoff]:
-            del self._wanting[table_id]
-        least = TABLE_EDIT_SPACING.total_seconds()
-        return timedelta(seconds=budget.redraw_spacing(len(self._wanting), least))
+        return timedelta(seconds=budget.redraw_spacing(TABLE_EDIT_SPACING.total_seconds()))
 
     async def flush(self) -> None:
         """Draw every table whose edit is still booked, now, budget or not (shutting down)."""
@@ -341,6 +331,7 @@ class TableMessages:
         # From here until it is on Discord, a change only marks the table dirty: two renders of
         # one table never overlap (the lock below is awaited, and a change may come meanwhile).
         self._rendering.add(table.id)
+        budget = getattr(self.bot, "global_budget", None)
         retry: BaseException | None = None
         try:
             # The pictures first, without the lock: waiting behind the drawings clicks wait for
@@ -348,15 +339,20 @@ class TableMessages:
             # table shows without the lock is committed (a change adopts its draft in one step);
             # under it, the drawing finds them made, or makes what changed meanwhile.
             await self._prepare(table)
+            # Then this redraw's turn at the bot's global budget, before drawing: the drawing
+            # is of the moment it may go out, with whatever changed while it waited.
+            if budget is not None:
+                await budget.take_ahead(Priority.REDRAW)
             # Draw under the lock, so a change half-way through its commit is never drawn; send
             # outside it, so clicks never wait on Discord. (What takes long to draw, an image, is
             # made off the loop: the referee's ``draw`` awaits it.)
             async with table.lock:
+                self._dirty.discard(table.id)  # every change committed so far is in this drawing
                 drawing = await self._draw(table, counted=False)  # asked for just above
                 message_id = table.table_message_id
             shows = self._shown.get(table.id)
             if shows is None or (shows.message_id, shows.fingerprint) != (message_id, fingerprint(drawing)):
-                # Otherwise the message shows exactly this already: a call saved, budget kept.
+                # Otherwise the message shows exactly this already: a call saved, the token back.
                 self.spent(table)
                 message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id)
 
@@ -386,6 +382,8 @@ class TableMessages:
             retry = error
         finally:
             self._rendering.discard(table.id)
+            if budget is not None:
+                budget.refund()  # a token taken ahead and not spent (nothing sent, or a failure first)
         if retry is not None:
             self._dirty.discard(table.id)  # the retry draws whatever is latest then
             raise retry if isinstance(retry, TryLater) else TryLater(retry)

@@ -3,6 +3,7 @@ shows changes, and at most once a second and a half per table (cogs/table/messag
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from typing import Any
@@ -120,4 +121,48 @@ async def test_a_table_posted_as_an_embed_before_the_upgrade_is_converted_on_its
     assert any(b.get("label") == "My hand" for b in buttons(now))
     result = await t["actors"][0].click(now, label="My hand")  # its buttons still work
     assert "Your hand" in title(result.response)
+    assert not env.errors
+
+
+@pytest.mark.simcord(settle_timeout=20)
+async def test_a_redraw_waiting_its_turn_at_the_global_budget_draws_what_changed_meanwhile(
+    simcord_env, simcord_bot, monkeypatch
+):
+    """When the bot's global budget holds table redraws back (busy tables, a global 429), a
+    redraw waits for its token *before* it draws: the one edit that goes out shows both changes
+    made while it waited, and no second edit follows. Here the redraws' turn is held by hand.
+
+    Seen to fail with the token taken when the edit is sent (``take_ahead`` not called in
+    ``TableMessages._render``, the old order): the redraw drew alice's signal alone and sent it
+    without waiting here (under load it waited in the bucket with that old drawing, and bob's
+    signal took a second edit a spacing later: p99 staleness 7.3 s at 200 busy tables in the
+    rate-limit bench)."""
+    env, bot = simcord_env, simcord_bot
+    bot.referee.new_seed = lambda: 7
+    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
+    await t["host"].click(t["lobby"], label="Start")
+    table = bot.referee.tables[1]
+    alice = ZapPerson(env, t["actors"][0], t["channel"], t["lobby"], "smirk")
+    bob = ZapPerson(env, t["actors"][1], t["channel"], t["lobby"], "wink")
+    await alice.open_hand()
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
+    budget = bot.global_budget
+    turn = asyncio.Event()
+    take_ahead = budget.take_ahead
+
+    async def held(priority: Any) -> None:
+        await env.external_wait(turn.wait(), reason="the redraws' turn, held by the test")
+        await take_ahead(priority)
+
+    monkeypatch.setattr(budget, "take_ahead", held)
+    seen = len(env.http_requests)
+    await alice.choose_signal("smirk")  # a redraw is asked for, and waits for its turn
+    await bob.open_hand()  # a panel: through the interaction, outside the budget
+    await bob.choose_signal("wink")  # both signals chosen: the round is dealt
+    assert table.state.phase == "play"
+    assert table_edits(env, seen, table.table_message_id) == [], "held back by the budget"
+    turn.set()
+    await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 1)
+    edits = table_edits(env, seen, table.table_message_id)
+    assert len(edits) == 1, f"one edit, of the latest state: {len(edits)}"
     assert not env.errors
