@@ -77,9 +77,11 @@ def _message(page: Page, label: str, *, private: bool = False) -> Any:
 
 
 def _panel(page: Page) -> Any:
-    """The newest private message with buttons: the player's panel."""
+    """The newest private message with controls (buttons or a select: Trap's panel may offer only
+    its select of moves): the player's panel."""
     for message in reversed(page.messages()):
-        if message.find_elements("css selector", ".message-ephemeral-note") and page.buttons(message):
+        controls = message.find_elements("css selector", "button.component-button, .select-trigger")
+        if message.find_elements("css selector", ".message-ephemeral-note") and controls:
             return message
     return None
 
