@@ -14,7 +14,7 @@ from typing import Any
 
 from cogs.drawings.zaptrap_words import card_label
 from rules.zaptrap.players import hand_value
-from tests.e2e.simhelpers import action_rows, buttons
+from tests.e2e.simhelpers import buttons, selects
 
 FINAL_TITLE = "Zap or Trap — final results"
 REPEAT_SIGNAL_AFTER = 8  # public events before a person with a set makes their signal again
@@ -104,18 +104,6 @@ def swap_option(message: Any, give: str, take: str, view: Any) -> tuple[str, str
             if (card_label(g, view), card_label(t, view)) == wanted:
                 return cid, str(option["value"])
     return None
-
-
-def selects(message: Any) -> list[dict[str, Any]]:
-    """The panel's selects, as Discord sent them."""
-    found = []
-    for row in action_rows(message):
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for c in children:
-            data = c if isinstance(c, dict) else c.to_dict()
-            if data.get("type") == 3:
-                found.append(data)
-    return found
 
 
 class Person:
