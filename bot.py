@@ -170,6 +170,10 @@ class RefereeBot(commands.Bot):
             # Nobody is pinged unless a message names whom it pings (cogs/table/common.py): a
             # name is input, and "<@id>" or "@everyone" in one must stay a word.
             allowed_mentions=NOBODY,
+            # No message cache: the referee reads no message it did not get with a click, and
+            # discord.py's default 1,000 parsed messages (their components, embeds, authors) were
+            # live objects for the collector to walk, re-parsed twice at every edit (issue 35).
+            max_messages=None,
             **shards,
         )
         self.settings = settings
