@@ -81,7 +81,7 @@ class FloorBot(discord.Client):
 async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step: float) -> dict[str, Any]:
     import simcord
 
-    from bench.e2e import Probe, _advance, _burst, forget_transcript, settled_heap
+    from bench.e2e import Probe, _advance, _burst, forget_transcript, release_ran_handles, settled_heap
 
     bot = FloorBot(sqlite_url(database))
     try:
@@ -109,14 +109,18 @@ async def scenario(*, database: Path, tables: int, rounds: int, burst: int, step
             probe = Probe(env)
             forget_transcript(env)
             settled_heap()  # as for the referee: the set-up's heap is not walked during play
-            for _ in range(rounds):
-                clicks = [
-                    (person, messages[i], f"fl:{i}", None) for i in range(tables) for person in people[i]
-                ]
-                await _burst(env, probe, clicks, burst)
-                await _advance(env, probe, 1.0, step)
-                forget_transcript(env)
-                del env.http_requests[:]  # never read here; as for the referee, it is not kept
+            release = release_ran_handles()  # as for the referee: SimCord's cycles freed at once
+            try:
+                for _ in range(rounds):
+                    clicks = [
+                        (person, messages[i], f"fl:{i}", None) for i in range(tables) for person in people[i]
+                    ]
+                    await _burst(env, probe, clicks, burst)
+                    await _advance(env, probe, 1.0, step)
+                    forget_transcript(env)
+                    del env.http_requests[:]  # never read here; as for the referee, it is not kept
+            finally:
+                release()
             took = [done - bot.received[i] for i, done in bot.handled if i in bot.received]
     finally:
         gc.unfreeze()
