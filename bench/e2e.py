@@ -694,6 +694,7 @@ async def scenario(
             # left in reference cycles split into the bot's and the harness's (bench/heap.py).
             census_changes = probe.changes
             collecting, bot.collector.enabled = bot.collector.enabled, False  # nothing freed meanwhile
+            gc.freeze()  # what the round leaves is then told apart from what was there before it
             with heap.saved_garbage() as garbage:
                 clicks = [
                     _next_click(t, p, driver_for(t.key))
@@ -708,6 +709,10 @@ async def scenario(
             bot.collector.enabled = collecting
             cycles = heap.split(garbage)
             del garbage
+            # What the round left alive for the next quiet collection to walk once, the bot's
+            # apart from SimCord's world (its stored messages, log and timer records).
+            round_walk = heap.walked(bot)
+            gc.unfreeze()
             owned_after = heap.owned(bot)
             live_tables = len(bot.referee.tables)
             virtual_s = probe.virtual_now() - virtual0
@@ -803,6 +808,10 @@ async def scenario(
                     if census_actions
                     else None,
                     "cycles_bot_kinds": cycles["bot_kinds"],
+                    # Left alive by the census round, per action: what a quiet collection walks.
+                    "walked_per_action": {k: round(v / census_actions, 1) for k, v in round_walk.items()}
+                    if census_actions
+                    else None,
                     "whole_heap_collection_at_end_ms": round(whole_s * 1e3, 1),
                     "died_frozen_per_action": {
                         k: round(died_frozen[k] / actions, 1) for k in ("objects", "bot", "harness")
@@ -1050,6 +1059,8 @@ SPREAD = (
     "heap.freed_from_cycles_per_action",
     "heap.cycles_per_action.bot",
     "heap.cycles_per_action.harness",
+    "heap.walked_per_action.bot_refs",
+    "heap.walked_per_action.harness_refs",
     "heap.walked_at_end",
     "heap.whole_heap_collection_at_end_ms",
     "heap.died_frozen_per_action.bot",
@@ -1265,7 +1276,8 @@ def collector_table(result: dict[str, Any]) -> Table:
         "The garbage collector in the play phase (bench/heap.py) — median [min–max] over the runs",
         ["tables", "full GCs", "full GC max", "full GC CPU max", "quiet GCs", "quiet GC max",
          "whole-heap GCs", "loop step max", "all steps max", "cycles/act bot", "cycles/act harness",
-         "freed/act", "walked at end", "bot objs/table", "whole heap ms", "died frozen/act bot"],
+         "walk refs/act bot", "walk refs/act harness", "freed/act", "walked at end", "bot objs/table",
+         "whole heap ms", "died frozen/act bot"],
     )  # fmt: skip
     for size, scenario_result in result["scenarios"].items():
         s = scenario_result["spread"]
@@ -1283,6 +1295,8 @@ def collector_table(result: dict[str, Any]) -> Table:
             fmt_spread(s["loop_step_all.max_ms"]),
             fmt_spread(s["heap.cycles_per_action.bot"], 1),
             fmt_spread(s["heap.cycles_per_action.harness"], 1),
+            fmt_spread(s["heap.walked_per_action.bot_refs"], 0),
+            fmt_spread(s["heap.walked_per_action.harness_refs"], 0),
             fmt_spread(s["heap.freed_from_cycles_per_action"], 0),
             fmt_spread(s["heap.walked_at_end"], 0),
             fmt_spread(s["heap.bot_objects_per_live_table"], 0),
@@ -1297,7 +1311,10 @@ def collector_table(result: dict[str, Any]) -> Table:
         " loop step max = the longest step of the"
         " bot's own work, all steps = SimCord's too; cycles/act = objects one more round of clicks left"
         " in reference cycles per action, counted with the collector off, split by who made the cycle"
-        " (a group holding any SimCord object is the harness's); freed/act = objects the collector"
+        " (a group holding any SimCord object is the harness's); walk refs/act = references held by the"
+        " objects that round left alive, per action, which the next quiet collection visits once: those"
+        " reachable from the bot, and the rest (SimCord's stored messages, log and timer records);"
+        " freed/act = objects the collector"
         " freed from cycles during play per action; walked at end = tracked objects not frozen, which"
         " a full collection walks; bot objs/table = objects reachable from the bot (frozen or not,"
         " not through modules, classes or SimCord) per live table, over those before any table; whole heap"

@@ -119,6 +119,35 @@ def owned(root: Any) -> int:
     return count
 
 
+def walked(root: Any) -> dict[str, int]:
+    """What the next collection would walk (the tracked objects not frozen), split into those
+    reachable from ``root`` the way ``owned`` counts them (the bot's) and the rest (SimCord's
+    world: the messages it stores, its log, its records of timers; and the bench's own), with the
+    references each side holds, since a collection's work is visiting them. Counted, not timed."""
+    young = gc.get_objects()
+    ids = {id(o) for o in young}
+    stop = {id(m.__dict__) for m in list(sys.modules.values()) if m is not None}
+    seen: set[int] = set()
+    mine: set[int] = set()
+    todo = [root]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        if isinstance(o, type | types.ModuleType) or id(o) in stop or harness_owned(o):
+            continue
+        if id(o) in ids:
+            mine.add(id(o))
+        todo.extend(gc.get_referents(o))
+    out = {"objects": len(young), "bot": 0, "harness": 0, "bot_refs": 0, "harness_refs": 0}
+    for o in young:
+        side = "bot" if id(o) in mine else "harness"
+        out[side] += 1
+        out[f"{side}_refs"] += len(gc.get_referents(o))
+    return out
+
+
 class Freed:
     """Objects the collector freed from reference cycles while watched (every generation)."""
 
