@@ -99,13 +99,12 @@ def split(garbage: list[Any]) -> dict[str, Any]:
     }
 
 
-def owned(root: Any) -> int:
-    """Tracked objects reachable from ``root``, not through modules, classes, module globals or
-    the harness's objects (those live as long as the process, or are SimCord's world)."""
+def _reachable(root: Any) -> Iterator[Any]:
+    """Objects reachable from ``root``, not through modules, classes, module globals or the
+    harness's objects (those live as long as the process, or are SimCord's world)."""
     stop = {id(m.__dict__) for m in list(sys.modules.values()) if m is not None}
     seen: set[int] = set()
     todo = [root]
-    count = 0
     while todo:
         o = todo.pop()
         if id(o) in seen:
@@ -113,10 +112,14 @@ def owned(root: Any) -> int:
         seen.add(id(o))
         if isinstance(o, type | types.ModuleType) or id(o) in stop or harness_owned(o):
             continue
-        if gc.is_tracked(o):
-            count += 1
+        yield o
         todo.extend(gc.get_referents(o))
-    return count
+
+
+def owned(root: Any) -> int:
+    """Tracked objects reachable from ``root`` (``_reachable``), frozen or not: what the bot
+    itself keeps alive."""
+    return sum(1 for o in _reachable(root) if gc.is_tracked(o))
 
 
 def walked(root: Any) -> dict[str, int]:
@@ -126,20 +129,7 @@ def walked(root: Any) -> dict[str, int]:
     references each side holds, since a collection's work is visiting them. Counted, not timed."""
     young = gc.get_objects()
     ids = {id(o) for o in young}
-    stop = {id(m.__dict__) for m in list(sys.modules.values()) if m is not None}
-    seen: set[int] = set()
-    mine: set[int] = set()
-    todo = [root]
-    while todo:
-        o = todo.pop()
-        if id(o) in seen:
-            continue
-        seen.add(id(o))
-        if isinstance(o, type | types.ModuleType) or id(o) in stop or harness_owned(o):
-            continue
-        if id(o) in ids:
-            mine.add(id(o))
-        todo.extend(gc.get_referents(o))
+    mine = {id(o) for o in _reachable(root) if id(o) in ids}
     out = {"objects": len(young), "bot": 0, "harness": 0, "bot_refs": 0, "harness_refs": 0}
     for o in young:
         side = "bot" if id(o) in mine else "harness"
