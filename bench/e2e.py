@@ -26,7 +26,7 @@ import statistics
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -506,6 +506,7 @@ async def scenario(
     before_play: Callable[[], Awaitable[None]] | None = None,
     raw_clicks: bool = False,
     extra: Any = None,
+    global_limit: float | None = None,
 ) -> dict[str, Any]:
     """One scenario. By default a fresh SQLite file (``database``), one process with every shard,
     one guild. The two-process bench (bench/shards2.py) passes ``url`` (a database its caller has
@@ -513,7 +514,8 @@ async def scenario(
     those shards; tables go round them) and ``before_play`` (awaited once every table is open,
     so that processes start their play phases together); ``raw_clicks`` keeps every committed
     click's time, so several processes' p99 can be taken over all their clicks. ``extra``
-    (bench/e2e_limits.py's ``Limits``) puts the rate-limit layer under the bot and adds its figures."""
+    (bench/e2e_limits.py's ``Limits``) puts the rate-limit layer under the bot and adds its figures.
+    ``global_limit`` replaces the bot's global limit (calls a real second; the bot's default if None)."""
     import simcord
 
     from bot import Settings, create_bot
@@ -527,15 +529,16 @@ async def scenario(
         url = sqlite_url(database)
         await asyncio.to_thread(migrate, url)  # Alembic runs its own event loop: keep it off ours
     count, ids = shards
-    bot = create_bot(
-        Settings(
-            token=None,
-            database_url=url,
-            shard_count=count,
-            shard_ids=ids,
-            instance=f"bench-{','.join(map(str, ids))}",
-        )
+    settings = Settings(
+        token=None,
+        database_url=url,
+        shard_count=count,
+        shard_ids=ids,
+        instance=f"bench-{','.join(map(str, ids))}",
     )
+    if global_limit is not None:
+        settings = replace(settings, global_limit=global_limit)
+    bot = create_bot(settings)
     wall0 = time.perf_counter()
     undo: list[Callable[[], None]] = []
     # The bot sets the collector's thresholds when it starts (cogs/table/heap.py); put back
@@ -1107,6 +1110,7 @@ def run(
     rate_limits: bool = False,
     limits_shard: tuple[int, int] | None = None,
     limits_processes: int = 1,
+    global_limit: float | None = None,
 ) -> dict[str, Any]:
     """Each size ``runs`` times; the largest size's runs also measure the floor right after each
     run (same machine, same moment), and a scenario of ``dm_tables`` four-person tables with one
@@ -1151,6 +1155,7 @@ def run(
                         clicking=clicking,
                         driver=driver,
                         cpu_profile=cpu_profile,
+                        global_limit=global_limit,
                     )
                 )
                 if floor and driver is None and tables == largest:
