@@ -322,10 +322,18 @@ def empty_word() -> str:
 def hand_image(
     faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: int = PER_ROW, empty: str | None = None
 ) -> bytes:
-    """A hand as one PNG: rows of at most ``per_row`` cards. ``marks[i]`` True raises and frames card
-    i (playable), False fades and hatches it (not playable), None leaves it plain (nothing to play
-    now). An empty hand draws one empty slot (with ``empty``, "none"), so the picture is never
-    zero-sized."""
+    """A hand as one PNG (``hand_canvas``, encoded)."""
+    return encode(hand_canvas(faces, marks, per_row=per_row, empty=empty))
+
+
+def hand_canvas(
+    faces: Sequence[Face], marks: Sequence[bool | None], *, per_row: int = PER_ROW, empty: str | None = None
+) -> Image.Image:
+    """A hand, not yet encoded (a picture made of it and more is encoded once, as a whole: an
+    encoding is most of a drawing's time): rows of at most ``per_row`` cards. ``marks[i]`` True
+    raises and frames card i (playable), False fades and hatches it (not playable), None leaves it
+    plain (nothing to play now). An empty hand draws one empty slot (with ``empty``, "none"), so
+    the picture is never zero-sized."""
     columns, rows = grid(len(faces), per_row)
     row_h = RAISE + CARD_H + 16
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
@@ -346,14 +354,21 @@ def hand_image(
         _paste_face(image, x, y, face, dimmed=mark is False)
         if mark is True:
             _mark_playable(draw, x, y)
-    return encode(image)
+    return image
 
 
 def row_image(
     faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int = PER_ROW, empty: str | None = None
 ) -> bytes:
-    """Face-up cards in rows, each with an optional small label under it (whose pile, a space); no
-    cards draw one empty slot with ``empty`` ("none")."""
+    """Face-up cards in rows as one PNG (``row_canvas``, encoded)."""
+    return encode(row_canvas(faces, labels=labels, per_row=per_row, empty=empty))
+
+
+def row_canvas(
+    faces: Sequence[Face], *, labels: Sequence[str] = (), per_row: int = PER_ROW, empty: str | None = None
+) -> Image.Image:
+    """Face-up cards in rows, not yet encoded, each with an optional small label under it (whose
+    pile, a space); no cards draw one empty slot with ``empty`` ("none")."""
     columns, rows = grid(len(faces), per_row)
     label_h = 18 if labels else 0
     width = 2 * PAD + columns * CARD_W + (columns - 1) * GAP
@@ -380,7 +395,7 @@ def row_image(
             draw.text(
                 (x + CARD_W / 2, y + CARD_H + 9), text, fill=(235, 245, 235), font=font(13), anchor="mm"
             )
-    return encode(image)
+    return image
 
 
 def encode(image: Image.Image) -> bytes:

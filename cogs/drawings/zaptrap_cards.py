@@ -8,7 +8,6 @@ Pure functions of card codes (rules/zaptrap/cards.py) and the typed view.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
@@ -24,8 +23,8 @@ from cogs.drawings.cards import (
     draw_shape,
     encode,
     fit_alt,
-    hand_image,
-    row_image,
+    hand_canvas,
+    row_canvas,
 )
 from cogs.drawings.zaptrap_words import ALIENS, card_name, species_name, suit_name
 from cogs.texts import N_, Texts
@@ -190,9 +189,19 @@ def hand_png(
 ) -> bytes:
     """The hand in the order given; ``playable`` the cards that may be swapped now (None: no
     marks); ``words`` each card's caption (``captions``), else made in the language spoken now."""
+    return encode(_hand(cards, playable, preset, species, words))
+
+
+def _hand(
+    cards: Sequence[str],
+    playable: Collection[str] | None,
+    preset: str,
+    species: int,
+    words: Mapping[str, str] | None,
+) -> Image.Image:
     marks = [None if playable is None else c in playable for c in cards]
     said = words if words is not None else captions(cards, preset, species)
-    return hand_image([face(c, preset, species, said.get(c)) for c in cards], marks)
+    return hand_canvas([face(c, preset, species, said.get(c)) for c in cards], marks)
 
 
 def hand_alt(
@@ -232,8 +241,12 @@ def face_up_png(
     """The face-up cards in a row: a pure function of what they are and the ``words`` on them
     (``captions``), for the picture cache (and a module-level one, so that a worker process can be
     sent it)."""
+    return encode(_face_up(cards, preset, species, words))
+
+
+def _face_up(cards: Sequence[str], preset: str, species: int, words: Mapping[str, str] | None) -> Image.Image:
     said = words if words is not None else captions(cards, preset, species)
-    return row_image([face(c, preset, species, said.get(c)) for c in cards])
+    return row_canvas([face(c, preset, species, said.get(c)) for c in cards])
 
 
 def hand_and_table_png(
@@ -248,13 +261,14 @@ def hand_and_table_png(
     """The hand above the face-up cards, one picture on a panel (issue 33: two galleries took a
     phone screen's fifth; both halves of a swap in one glance), a faint line between them."""
     said = words if words is not None else captions([*cards, *table], preset, species)
-    drawn = Image.open(io.BytesIO(hand_png(cards, playable, preset=preset, species=species, words=said)))
-    shown = Image.open(io.BytesIO(face_up_png(table, preset, species, said)))
+    # Both halves drawn, not encoded: the whole is encoded once (an encoding is most of a drawing).
+    drawn = _hand(cards, playable, preset, species, said)
+    shown = _face_up(table, preset, species, said)
     # Each half without the margins that meet in the middle or edge the picture (a playable card's
     # frame and notch stay whole): a phone shows the picture full width, so every row of pixels
     # saved here is half a CSS px of the panel's height (issue 33).
-    hand = drawn.convert("RGB").crop((0, TRIM, drawn.width, drawn.height - HAND_FOOT))
-    row = shown.convert("RGB").crop((0, TRIM, shown.width, shown.height - TRIM))
+    hand = drawn.crop((0, TRIM, drawn.width, drawn.height - HAND_FOOT))
+    row = shown.crop((0, TRIM, shown.width, shown.height - TRIM))
     width = max(hand.width, row.width)
     middle = hand.height + SPLIT // 2
     image = Image.new("RGB", (width, hand.height + SPLIT + row.height), BACKGROUND)

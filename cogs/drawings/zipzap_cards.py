@@ -7,7 +7,6 @@ says ZAP. Pure functions of card codes (rules/zipzap/cards.py) and the typed vie
 
 from __future__ import annotations
 
-import io
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from cogs.drawings.cards import (
     Picture,
     encode,
     fit_alt,
-    hand_image,
+    hand_canvas,
     row_image,
 )
 from cogs.texts import N_, Texts, join
@@ -101,18 +100,19 @@ def hand_png(cards: Sequence[str], playable: Collection[str] | None = None) -> b
     turn, no marks). The Zap card is playable when "Z" or its own code is listed."""
     marks = _marks(cards, _with_zap(cards, playable))
     columns = HAND_COLUMNS if len(cards) <= 2 * HAND_COLUMNS else HAND_COLUMNS + 1
-    drawn = hand_image([face(c) for c in cards], marks, per_row=columns)
-    return _widened(drawn, 2 * PAD + columns * CARD_W + (columns - 1) * GAP)
+    drawn = hand_canvas([face(c) for c in cards], marks, per_row=columns)
+    return encode(_widened(drawn, 2 * PAD + columns * CARD_W + (columns - 1) * GAP))
 
 
-def _widened(png: bytes, width: int) -> bytes:
-    """The picture centred on a background ``width`` pixels wide (unchanged if it is as wide)."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+def _widened(image: Image.Image, width: int) -> Image.Image:
+    """The picture centred on a background ``width`` pixels wide (unchanged if it is as wide).
+    Before encoding: a hand encoded, decoded and widened was encoded twice, which is most of its
+    drawing's time (bench part 2: a click waits on its hand's drawing)."""
     if image.width >= width:
-        return png
+        return image
     canvas = Image.new("RGB", (width, image.height), BACKGROUND)
     canvas.paste(image, ((width - image.width) // 2, 0))
-    return encode(canvas)
+    return canvas
 
 
 def _with_zap(cards: Sequence[str], playable: Collection[str] | None) -> Collection[str] | None:

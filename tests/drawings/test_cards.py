@@ -287,3 +287,34 @@ def test_a_face_drawn_once_and_pasted_is_the_face_drawn_in_place(faces: list[Any
             cards._paste_face(pasted, 10, 10, face, dimmed=dimmed)
             changed = ImageChops.difference(in_place, pasted).convert("L").point(lambda v: 255 if v else 0)
             assert changed.histogram()[255] <= 8, (face.corner, dimmed, changed.histogram()[255])
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        pytest.param(lambda: zipzap_cards.hand_png(["R1", "G2", "B3"], ["R1"]), id="zipzap short hand"),
+        pytest.param(lambda: zipzap_cards.hand_png(ZIPZAP_DECK[:12], ZIPZAP_DECK[:2]), id="zipzap two rows"),
+        pytest.param(
+            lambda: zaptrap_cards.hand_and_table_png(
+                ZAPTRAP_DECK[:4], ZAPTRAP_DECK[:1], ZAPTRAP_DECK[4:8], preset="zaptrap", species=13
+            ),
+            id="zaptrap hand and table",
+        ),
+    ],
+)
+def test_a_picture_is_encoded_once(draw: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture made of parts (a hand widened, a hand above the face-up cards) is quantized and
+    encoded once, as a whole: an encoding is most of a drawing's time, and a click waits on its
+    hand's drawing (bench part 2). Counted, not timed. Fails if a part is encoded, decoded and
+    pasted again (as ``_widened`` did with a short Zip Zap hand: two encodings)."""
+    quantized = 0
+    original = Image.Image.quantize
+
+    def counting(self: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
+        nonlocal quantized
+        quantized += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "quantize", counting)
+    is_png(draw())
+    assert quantized == 1
