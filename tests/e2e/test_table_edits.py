@@ -30,6 +30,17 @@ def table_edits(env: Any, since: int, message_id: int) -> list[Any]:
     ]
 
 
+async def started_zaptrap(env: Any, bot: Any) -> tuple[Any, ZapPerson, ZapPerson]:
+    """A four-person Zap or Trap table started on a fixed deal, and alice and bob, the first two
+    seats: once both have chosen their signals, the round is dealt."""
+    bot.referee.new_seed = lambda: 7
+    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
+    await t["host"].click(t["lobby"], label="Start")
+    alice = ZapPerson(env, t["actors"][0], t["channel"], t["lobby"], "smirk")
+    bob = ZapPerson(env, t["actors"][1], t["channel"], t["lobby"], "wink")
+    return bot.referee.tables[1], alice, bob
+
+
 @pytest.mark.simcord(settle_timeout=20)
 async def test_a_redraw_with_nothing_new_sends_nothing(simcord_env, simcord_bot):
     """A redraw is asked for whenever the table may have changed (after a change, a reload on a
@@ -39,11 +50,7 @@ async def test_a_redraw_with_nothing_new_sends_nothing(simcord_env, simcord_bot)
     Seen to fail with TableMessages._render's "shows exactly this already" check removed: an
     edit identical to the one before."""
     env, bot = simcord_env, simcord_bot
-    bot.referee.new_seed = lambda: 7
-    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
-    await t["host"].click(t["lobby"], label="Start")
-    table = bot.referee.tables[1]
-    alice = ZapPerson(env, t["actors"][0], t["channel"], t["lobby"], "smirk")
+    table, alice, bob = await started_zaptrap(env, bot)
     await alice.open_hand()
     await alice.choose_signal("smirk")
     await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
@@ -51,7 +58,6 @@ async def test_a_redraw_with_nothing_new_sends_nothing(simcord_env, simcord_bot)
     bot.referee.messages.request(table)
     await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
     assert table_edits(env, seen, table.table_message_id) == [], "it shows this already"
-    bob = ZapPerson(env, t["actors"][1], t["channel"], t["lobby"], "wink")
     await bob.open_hand()
     await bob.choose_signal("wink")  # both signals chosen: the round is dealt
     await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
@@ -138,12 +144,7 @@ async def test_a_redraw_waiting_its_turn_at_the_global_budget_draws_what_changed
     signal took a second edit a spacing later: p99 staleness 7.3 s at 200 busy tables in the
     rate-limit bench)."""
     env, bot = simcord_env, simcord_bot
-    bot.referee.new_seed = lambda: 7
-    t = await open_zaptrap(env, seats=4, people=("alice", "bob", "carol", "dave"), cpus=())
-    await t["host"].click(t["lobby"], label="Start")
-    table = bot.referee.tables[1]
-    alice = ZapPerson(env, t["actors"][0], t["channel"], t["lobby"], "smirk")
-    bob = ZapPerson(env, t["actors"][1], t["channel"], t["lobby"], "wink")
+    table, alice, bob = await started_zaptrap(env, bot)
     await alice.open_hand()
     await env.advance_time(TABLE_EDIT_SPACING.total_seconds() + 0.5)
     budget = bot.global_budget
