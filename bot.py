@@ -28,7 +28,7 @@ from discord.ext import commands
 
 from cogs.boards import ITEMS as BOARD_ITEMS
 from cogs.help import FullRulesButton
-from cogs.table.budget import DEFAULT_LIMIT, GlobalBudget, install
+from cogs.table.budget import DEFAULT_LIMIT, LIMIT_RANGE, GlobalBudget, install
 from cogs.table.buttons import ActionButton, ActionSelect, LobbySelect, TableButton, parse_only_listed
 from cogs.table.common import NOBODY, escape
 from cogs.table.failures import invite_url
@@ -140,8 +140,9 @@ def _global_limit(raw: str) -> float:
         value = float(raw) if raw else DEFAULT_LIMIT
     except ValueError:
         raise SystemExit(f"DISCORD_GLOBAL_LIMIT must be requests per second, like 50, not {raw!r}.") from None
-    if not 1 <= value <= 100_000:
-        raise SystemExit(f"DISCORD_GLOBAL_LIMIT must be between 1 and 100000, not {value:g}.")
+    low, high = LIMIT_RANGE
+    if not low <= value <= high:
+        raise SystemExit(f"DISCORD_GLOBAL_LIMIT must be between {low:g} and {high:g}, not {value:g}.")
     return value
 
 

@@ -298,8 +298,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         p.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS + OPTIONAL_PARTS)}")
     args.parts = parts
-    if args.global_limit is not None and not 1 <= args.global_limit <= 100_000:
-        p.error(f"--global-limit must be between 1 and 100000 calls a second, not {args.global_limit:g}")
+    from cogs.table.budget import LIMIT_RANGE  # the bot's own bounds for DISCORD_GLOBAL_LIMIT
+
+    low, high = LIMIT_RANGE
+    if args.global_limit is not None and not low <= args.global_limit <= high:
+        p.error(f"--global-limit must be between {low:g} and {high:g} a second, not {args.global_limit:g}")
     q = args.quick
     args.engine_seconds = args.engine_seconds if args.engine_seconds is not None else (1.0 if q else 5.0)
     args.engine_min_games = args.engine_min_games if args.engine_min_games is not None else (1 if q else 3)

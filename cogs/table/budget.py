@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 # Discord's documented global limit per bot token (requests per second).
 DEFAULT_LIMIT = 50.0
+# What a global limit may be set to (DISCORD_GLOBAL_LIMIT, the bench's --global-limit): at least one
+# call a second, at most far beyond any limit Discord grants (a typo of zeros is refused).
+LIMIT_RANGE = (1.0, 100_000.0)
 # The share of the limit the bucket refills at; the rest is its burst, so that no 1-second window
 # ever holds more than the limit (rate + burst = limit), however calls fall.
 PACE = 0.9
